@@ -1,0 +1,74 @@
+"""Credentials of a request (bearer JWT, realm password) and the preview switch."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import jwt
+from flask import Request
+
+from app.errors import BadRequest, Forbidden, Unauthorized
+
+ALGORITHM = "HS256"
+PREVIEW_ROLE = "ROLE_BACKEND_USER"
+PREVIEW_ON = frozenset({"1", "true", "on", "yes", "y"})
+PREVIEW_OFF = frozenset({"", "0", "false", "off", "no", "n"})
+
+
+@dataclass(frozen=True)
+class Credentials:
+    password: str | None
+    claims: dict[str, Any] | None
+    #: True when an Authorization: Bearer header was sent but did not verify.
+    bad_token: bool = False
+
+
+def decode_token(token: str, secret: str | None) -> dict[str, Any] | None:
+    """Claims of a valid HS256 token (exp required, nbf honoured), else None."""
+    if not secret:
+        return None
+    try:
+        return jwt.decode(token, secret, algorithms=[ALGORITHM], options={"require": ["exp"]})
+    except jwt.PyJWTError:
+        return None
+
+
+def mint_token(secret: str, sub: str, roles: list[str], ttl: timedelta) -> str:
+    now = datetime.now(UTC)
+    claims = {"sub": sub, "roles": roles, "iat": now, "nbf": now, "exp": now + ttl}
+    return jwt.encode(claims, secret, algorithm=ALGORITHM)
+
+
+def request_credentials(request: Request, secret: str | None) -> Credentials:
+    header = request.headers.get("Authorization", "")
+    scheme, _, value = header.partition(" ")
+    password = request.args.get("password")
+    claims, bad = None, False
+    if scheme.lower() == "passwordquery" and value:
+        password = value
+    elif scheme.lower() == "bearer" and value:
+        claims = decode_token(value.strip(), secret)
+        bad = claims is None
+    return Credentials(password=password, claims=claims, bad_token=bad)
+
+
+def wants_preview(request: Request) -> bool:
+    value = request.args.get("_preview")
+    if value is None:
+        return False
+    value = value.strip().lower()
+    if value in PREVIEW_ON:
+        return True
+    if value in PREVIEW_OFF:
+        return False
+    raise BadRequest("_preview must be one of 1, true, on, yes, y (or 0, false, off, no, n)")
+
+
+def check_preview(credentials: Credentials) -> None:
+    """Preview needs a valid bearer token carrying ROLE_BACKEND_USER."""
+    if credentials.claims is None:
+        raise Unauthorized("Preview mode needs a valid bearer token.", {"WWW-Authenticate": "Bearer"})
+    if PREVIEW_ROLE not in (credentials.claims.get("roles") or []):
+        raise Forbidden("You are not granted to use preview mode.")

@@ -1,0 +1,34 @@
+"""Configuration defaults and the environment variables that override them."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEMO_FIXTURE = REPO_ROOT / "seed" / "demo.json"
+
+DEFAULTS: dict[str, object] = {
+    # MongoDB server; None runs the embedded in-process store (mongomock) seeded from SITE_FIXTURE.
+    "MONGODB_URI": None,
+    "MONGODB_DB": "cms",
+    "SITE_FIXTURE": str(DEMO_FIXTURE),
+    # How long (seconds) a worker trusts its copy of the live site version before asking again.
+    # 0 asks on every request (tests use it so that command counts are deterministic).
+    "SITE_VERSION_TTL": 1.0,
+    "MONGODB_TIMEOUT_MS": 3000,
+    # Dotted path of the WebResponse transformer (see docs/extending.md); None uses the built-in one.
+    "WEB_RESPONSE_TRANSFORMER": None,
+    # Dotted paths of modules that register walker definitions when the app is built.
+    "WALKER_DEFINITION_MODULES": ["walkers.article_feed"],
+    # s-maxage (seconds) when a node has no ttl.
+    "DEFAULT_S_MAXAGE": 300,
+}
+
+# Variables read without prefix, because operators and CI set them under these names.
+PLAIN_ENV = ("MONGODB_URI", "MONGODB_DB", "SITE_FIXTURE", "JWT_SECRET")
+
+
+def plain_environment() -> dict[str, str]:
+    """The unprefixed variables that are set (empty values count as unset)."""
+    return {name: os.environ[name] for name in PLAIN_ENV if os.environ.get(name)}

@@ -1,0 +1,25 @@
+"""What one request brings to the domain: the site, its visibility and its credentials."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.publication import Visibility
+from app.site import SiteModel
+from schemas.items import SchemaRegistry
+from walkers.definitions import DefinitionRegistry
+
+
+@dataclass
+class RequestContext:
+    site: SiteModel
+    visibility: Visibility
+    schemas: SchemaRegistry
+    definitions: DefinitionRegistry
+    #: The request path with its query string (the WebResponse @id).
+    request_iri: str
+    password: str | None = None
+    claims: dict[str, Any] | None = None
+    #: Set when the response depended on credentials (it must then be Cache-Control: private).
+    used_credentials: bool = field(default=False)

@@ -1,0 +1,84 @@
+"""The head (NodesSourcesHead) of a page or of common content, built for one translation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.fixture.materialise import document_summary
+from app.publication import Visibility, is_shown
+from app.site import SiteModel
+from schemas.fields import document_schema
+
+# Head fields read straight from settings, in output order around the computed ones.
+ANALYTICS = (
+    ("googleAnalytics", "universal_analytics_id"),
+    ("googleTagManager", "google_tag_manager_id"),
+    ("matomoUrl", "matomo_url"),
+    ("matomoSiteId", "matomo_site_id"),
+)
+SOCIAL = (
+    ("facebookUrl", "facebook_url"),
+    ("instagramUrl", "instagram_url"),
+    ("twitterUrl", "twitter_url"),
+    ("youtubeUrl", "youtube_url"),
+    ("linkedinUrl", "linkedin_url"),
+)
+SHARE_IMAGE_FIELDS = ("header_image", "image")
+
+
+def _share_image(site: SiteModel, locale: str, item: dict[str, Any] | None) -> dict | None:
+    if item is not None:
+        for name in SHARE_IMAGE_FIELDS:
+            documents = item["fields"].get(name)
+            if documents:
+                return documents[0]
+    if site.share_image is not None:
+        return document_summary(site.share_image, locale)
+    return None
+
+
+def home_url(site: SiteModel, locale: str, visibility: Visibility) -> str | None:
+    home = site.homes.get(locale)
+    return home["url"] if home is not None and is_shown(home, visibility) else None
+
+
+def policy_url(site: SiteModel, locale: str, visibility: Visibility) -> str | None:
+    for source in site.policy_sources.get(locale, []):
+        if is_shown(source, visibility):
+            return source["url"]
+    return None
+
+
+def build_head(
+    site: SiteModel,
+    locale: str,
+    visibility: Visibility,
+    item: dict[str, Any] | None = None,
+    document_dump: Any = None,
+) -> dict[str, Any]:
+    """Head fields in the order of seed.md; `item` is None for common content."""
+    settings = site.settings
+    site_name = settings.get("site_name") or ""
+    seo_description = settings.get("seo_description") or ""
+    if item is None:
+        meta_title, meta_description = site_name, seo_description
+    else:
+        meta_title = item.get("meta_title") or f"{item['title']} – {site_name}"
+        meta_description = item.get("meta_description") or f"{item['title']}, {seo_description}"
+    head: dict[str, Any] = {
+        "@type": "NodesSourcesHead",
+        "@id": f"_:head-{locale}-{item['_id'] if item else 'common'}",
+    }
+    head.update({key: settings.get(name) for key, name in ANALYTICS})
+    head["siteName"] = site_name
+    head["metaTitle"] = meta_title
+    head["metaDescription"] = meta_description
+    head["policyUrl"] = policy_url(site, locale, visibility)
+    head["mainColor"] = settings.get("main_color")
+    head.update({key: settings.get(name) for key, name in SOCIAL})
+    head["homePageUrl"] = home_url(site, locale, visibility)
+    share = _share_image(site, locale, item)
+    if document_dump is None:
+        document_dump = document_schema(frozenset({"document_display"}))().dump
+    head["shareImage"] = None if share is None else document_dump(share)
+    return head

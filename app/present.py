@@ -1,0 +1,29 @@
+"""Per-request presentation of stored sources: what a request may see of their embedded parts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.publication import Visibility, is_shown
+from app.site import SiteModel
+
+
+def present(source: dict[str, Any], site: SiteModel, visibility: Visibility) -> dict[str, Any]:
+    """`source` with the references of its `nodes` fields that `visibility` may not see removed."""
+    node_type = site.node_types[source["type"]]
+    reference_fields = [f.name for f in node_type.fields if f.type == "nodes"]
+    if not reference_fields:
+        return source
+    fields = dict(source["fields"])
+    for name in reference_fields:
+        fields[name] = [r for r in fields[name] if is_shown(r, visibility)]
+    return {**source, "fields": fields}
+
+
+def link_url(source: dict[str, Any]) -> str | None:
+    """A menu link's target: url of its first internal reference, else its external url."""
+    fields = source["fields"]
+    for reference in fields.get("link_internal_reference") or []:
+        if reference.get("url"):
+            return reference["url"]
+    return fields.get("link_external_url")

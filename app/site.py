@@ -1,0 +1,205 @@
+"""The live site's model: node types, serialization groups, translations, settings, realms.
+
+Built once per generation and shared by every request; a worker notices a new generation within
+SITE_VERSION_TTL seconds, so loading a site needs no restart.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import current_app
+
+from app.errors import ServiceUnavailable
+from app.naming import camel, slug
+from app.store import Generation, Store
+
+# Serialization groups of every `<type>_get_by_path` operation (seed.md); a type's own
+# `nodes_sources_<group>` entries go before nodes_sources_lien.
+OPERATION_GROUPS_HEAD = (
+    "nodes_sources",
+    "node_listing",
+    "urls",
+    "tag_base",
+    "tag_parent",
+    "translation_base",
+    "document_display",
+    "document_thumbnails",
+    "document_display_sources",
+)
+OPERATION_GROUPS_TAIL = ("nodes_sources_lien", "web_response", "walker", "children")
+
+COMMON_CONTENT_GROUPS = (
+    "get",
+    "common_content",
+    "web_response",
+    "walker",
+    "walker_level",
+    "children",
+    "children_count",
+    "nodes_sources_base",
+    "nodes_sources_default",
+    "urls",
+    "blocks_urls",
+    "tag_base",
+    "translation_base",
+    "document_display",
+    "document_folders",
+)
+
+
+@dataclass(frozen=True)
+class FieldDef:
+    name: str
+    type: str
+    groups: frozenset[str]
+    group: str | None
+    values: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        """The field's name in responses."""
+        return camel(self.name)
+
+
+def field_groups(field: dict[str, Any]) -> frozenset[str]:
+    """Groups of a node type field (behaviour.md, Serialization groups)."""
+    if field.get("serialization_groups") is not None:
+        return frozenset(field["serialization_groups"])
+    group = field.get("group")
+    return frozenset({"nodes_sources", f"nodes_sources_{slug(group)}" if group else
+                      "nodes_sources_default"})
+
+
+@dataclass(frozen=True)
+class NodeType:
+    name: str
+    reachable: bool
+    plural: str
+    default_ttl: int
+    fields: tuple[FieldDef, ...]
+
+    @property
+    def operation(self) -> str:
+        return f"{self.name.lower()}_get_by_path"
+
+    def operation_groups(self) -> tuple[str, ...]:
+        own = []
+        for f in self.fields:
+            if f.group:
+                name = f"nodes_sources_{slug(f.group)}"
+                if name not in own and name not in OPERATION_GROUPS_HEAD + OPERATION_GROUPS_TAIL:
+                    own.append(name)
+        return (*OPERATION_GROUPS_HEAD, *own, *OPERATION_GROUPS_TAIL)
+
+    @classmethod
+    def from_document(cls, doc: dict[str, Any]) -> NodeType:
+        fields = tuple(
+            FieldDef(
+                name=f["name"],
+                type=f["type"],
+                groups=field_groups(f),
+                group=f.get("group"),
+                values=tuple(f.get("values") or ()),
+            )
+            for f in doc["fields"]
+            if f["type"] != "children_nodes"
+        )
+        return cls(doc["_id"], doc["reachable"], doc["plural"], doc["default_ttl"], fields)
+
+
+@dataclass(frozen=True)
+class Translation:
+    locale: str
+    name: str
+    default: bool
+    available: bool
+    override_locale: str | None
+
+    def matches(self, locale: str) -> bool:
+        return locale in (self.locale, self.override_locale)
+
+
+@dataclass
+class SiteModel:
+    version: int
+    generation: Generation
+    node_types: dict[str, NodeType]
+    translations: dict[str, Translation]
+    settings: dict[str, Any]
+    share_image: dict[str, Any] | None
+    realms: dict[int, dict[str, Any]]
+    homes: dict[str, dict[str, Any]]
+    # Sources of the nodes named privacy / legal, per locale, in that order of preference.
+    policy_sources: dict[str, list[dict[str, Any]]]
+    cache: dict[Any, Any] = field(default_factory=dict)
+
+    @property
+    def default_translation(self) -> Translation:
+        return next(t for t in self.translations.values() if t.default)
+
+    def translation(self, locale: str) -> Translation | None:
+        """The translation of a locale or override locale."""
+        return next((t for t in self.translations.values() if t.matches(locale)), None)
+
+    def reachable_types(self) -> list[NodeType]:
+        return [t for t in self.node_types.values() if t.reachable]
+
+    @classmethod
+    def load(cls, generation: Generation) -> SiteModel:
+        settings = {s["_id"]: s for s in generation.all("settings")}
+        share = settings.get("share_image", {}).get("document")
+        policy: dict[str, list[dict[str, Any]]] = {}
+        for source in sorted(
+            generation.sources_by_node_name(["privacy", "legal"]),
+            key=lambda s: s["node"]["node_name"] != "privacy",
+        ):
+            policy.setdefault(source["locale"], []).append(source)
+        return cls(
+            version=generation.version,
+            generation=generation,
+            node_types={d["_id"]: NodeType.from_document(d) for d in generation.all("node_types")},
+            translations={
+                d["_id"]: Translation(
+                    d["_id"], d["name"], d["default"], d["available"], d["override_locale"]
+                )
+                for d in generation.all("translations")
+            },
+            settings={key: s["value"] for key, s in settings.items()},
+            share_image=share,
+            realms={r["_id"]: r for r in generation.all("realms")},
+            homes={h["locale"]: h for h in generation.homes()},
+            policy_sources=policy,
+        )
+
+
+class SiteCache:
+    """The live SiteModel of one process, refreshed when the live generation changes."""
+
+    def __init__(self, store: Store, ttl: float):
+        self.store = store
+        self.ttl = ttl
+        self._model: SiteModel | None = None
+        self._checked = 0.0
+        self._lock = threading.Lock()
+
+    def current(self) -> SiteModel:
+        now = time.monotonic()
+        model = self._model
+        if model is not None and now - self._checked < self.ttl:
+            return model
+        live = self.store.live()
+        if live is None:
+            raise ServiceUnavailable("No site is loaded: run `make seed`.")
+        with self._lock:
+            if self._model is None or self._model.version != live["version"]:
+                self._model = SiteModel.load(self.store.generation(live["version"]))
+            self._checked = now
+            return self._model
+
+
+def current_site() -> SiteModel:
+    return current_app.extensions["cms.site"].current()

@@ -1,0 +1,216 @@
+"""The MongoDB store: the only module that knows collection names, documents and query shapes.
+
+A site is written as a *generation*: one set of collections suffixed `_v<N>`. The single document
+`site` {_id: "live"} names the generation readers use, so switching to a new site is one atomic write
+and readers never see a half-loaded site. See docs/collections.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from pymongo import ASCENDING, DESCENDING
+from pymongo.database import Database
+
+from app.publication import Visibility, source_filter
+
+SITE = "site"
+LIVE_ID = "live"
+
+# Collection kinds of a generation, in the order they are written.
+KINDS = (
+    "translations",
+    "settings",
+    "node_types",
+    "documents",
+    "tags",
+    "realms",
+    "nodes",
+    "sources",
+    "paths",
+)
+
+# Secondary indexes per kind (the `_id` index always exists): (name, keys, options).
+INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
+    "sources": [
+        # walkers (children of several nodes at once) and breadcrumbs (ancestors)
+        ("node_locale", [("node_id", ASCENDING), ("locale", ASCENDING)], {"unique": True}),
+        # article feeds: same translation and type, newest first
+        (
+            "feed",
+            [("locale", ASCENDING), ("type", ASCENDING), ("published_at", DESCENDING)],
+            {},
+        ),
+        # homes of every translation (head, common content)
+        ("home", [("node.home", ASCENDING), ("locale", ASCENDING)], {}),
+    ],
+    "nodes": [("parent", [("parent", ASCENDING), ("position", ASCENDING)], {})],
+    "paths": [("source", [("source_id", ASCENDING)], {})],
+}
+
+
+def collection_name(kind: str, version: int) -> str:
+    return f"{kind}_v{version}"
+
+
+class Store:
+    """Reads and writes of one MongoDB database."""
+
+    def __init__(self, db: Database):
+        self.db = db
+        # Commands sent by this process (reads and writes); tests and the benchmark take differences.
+        self.commands = 0
+
+    # --- the live pointer -------------------------------------------------------------------
+
+    def live(self) -> dict[str, Any] | None:
+        """The `site` document naming the live generation, or None before the first load."""
+        self.commands += 1
+        return self.db[SITE].find_one({"_id": LIVE_ID})
+
+    def ping(self) -> None:
+        self.commands += 1
+        self.db.command("ping")
+
+    # --- writing a generation (the loader) ---------------------------------------------------
+
+    def write_generation(self, version: int, documents: dict[str, list[dict[str, Any]]]) -> None:
+        """Write every collection of a generation, then its indexes. Nothing reads it yet."""
+        for kind in KINDS:
+            name = collection_name(kind, version)
+            self.db.drop_collection(name)
+            collection = self.db[name]
+            docs = documents.get(kind, [])
+            for start in range(0, len(docs), 1000):
+                collection.insert_many(docs[start : start + 1000], ordered=True)
+            if not docs:
+                self.db.create_collection(name)
+            for index_name, keys, options in INDEXES.get(kind, []):
+                collection.create_index(keys, name=index_name, **options)
+
+    def switch(self, live: dict[str, Any]) -> None:
+        """Make a written generation the live one (a single-document write)."""
+        self.db[SITE].replace_one({"_id": LIVE_ID}, {"_id": LIVE_ID, **live}, upsert=True)
+
+    def generations(self) -> list[int]:
+        """Versions that have collections in the database."""
+        versions = set()
+        for name in self.db.list_collection_names():
+            kind, _, suffix = name.rpartition("_v")
+            if kind in KINDS and suffix.isdigit():
+                versions.add(int(suffix))
+        return sorted(versions)
+
+    def drop_generation(self, version: int) -> None:
+        for kind in KINDS:
+            self.db.drop_collection(collection_name(kind, version))
+
+    def dump_generation(self, version: int) -> dict[str, list[dict[str, Any]]]:
+        """Every document of a generation, sorted by _id (comparisons and docs checks)."""
+        return {
+            kind: list(self.db[collection_name(kind, version)].find().sort("_id", ASCENDING))
+            for kind in KINDS
+        }
+
+    def index_information(self, version: int) -> dict[str, dict[str, Any]]:
+        return {
+            kind: self.db[collection_name(kind, version)].index_information() for kind in KINDS
+        }
+
+    def generation(self, version: int) -> Generation:
+        return Generation(self, version)
+
+
+class Generation:
+    """Reads of one generation of the site."""
+
+    def __init__(self, store: Store, version: int):
+        self.store = store
+        self.version = version
+        self._db = store.db
+
+    def _collection(self, kind: str):
+        self.store.commands += 1
+        return self._db[collection_name(kind, self.version)]
+
+    def all(self, kind: str) -> list[dict[str, Any]]:
+        """A whole small collection (translations, settings, node types, realms)."""
+        return list(self._collection(kind).find().sort("_id", ASCENDING))
+
+    def documents(self, ids: Iterable[int]) -> list[dict[str, Any]]:
+        ids = list(ids)
+        return list(self._collection("documents").find({"_id": {"$in": ids}}, batch_size=len(ids) + 1))
+
+    def homes(self) -> list[dict[str, Any]]:
+        """The home source of every translation, whatever its publication (callers filter)."""
+        return list(self._collection("sources").find({"node.home": True}))
+
+    def sources_by_node_name(self, node_names: list[str]) -> list[dict[str, Any]]:
+        return list(
+            self._collection("sources").find(
+                {"node.node_name": {"$in": node_names}},
+                {"_id": 1, "locale": 1, "url": 1, "node": 1, "published_at": 1},
+            )
+        )
+
+    def path(self, path: str) -> dict[str, Any] | None:
+        """The `paths` entry of a resolvable path: a source's url or alias, or a redirection."""
+        return self._collection("paths").find_one({"_id": path})
+
+    def source(self, source_id: int, visibility: Visibility) -> dict[str, Any] | None:
+        return self._collection("sources").find_one(
+            {"_id": source_id, **source_filter(visibility)}
+        )
+
+    def sources_of_nodes(
+        self, node_ids: list[int], locale: str, visibility: Visibility
+    ) -> list[dict[str, Any]]:
+        """Listed sources of several nodes in one translation: one command whatever their number."""
+        if not node_ids:
+            return []
+        query = {
+            "node_id": {"$in": node_ids},
+            "locale": locale,
+            **source_filter(visibility, listed=True),
+        }
+        return list(self._collection("sources").find(query, batch_size=len(node_ids) + 1))
+
+    def root_sources_of_types(
+        self, types: list[str], locale: str, visibility: Visibility
+    ) -> list[dict[str, Any]]:
+        """Listed sources of root nodes of the given types (menus and footers of common content)."""
+        query = {
+            "node.parent": None,
+            "type": {"$in": types},
+            "locale": locale,
+            **source_filter(visibility, listed=True),
+        }
+        return list(self._collection("sources").find(query).sort("node.position", ASCENDING))
+
+    def feed(
+        self,
+        *,
+        node_type: str,
+        locale: str,
+        visibility: Visibility,
+        tag_ids: list[int],
+        exclude_source: int | None,
+        limit: int,
+    ) -> list[dict[str, Any]]:
+        """Newest listed sources of a type in one translation, carrying all of `tag_ids`.
+
+        Dated after now never lists, even in preview: a feed shows what is out.
+        """
+        query: dict[str, Any] = {
+            "locale": locale,
+            "type": node_type,
+            **source_filter(visibility, listed=True),
+            "published_at": {"$lte": visibility.now},
+        }
+        if tag_ids:
+            query["node.tag_ids"] = {"$all": tag_ids}
+        if exclude_source is not None:
+            query["_id"] = {"$ne": exclude_source}
+        cursor = self._collection("sources").find(query, batch_size=limit + 1)
+        return list(cursor.sort([("published_at", DESCENDING), ("_id", DESCENDING)]).limit(limit))

@@ -1,0 +1,118 @@
+"""Building the WebResponse of a resolved path: the built-in transformer and its parts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from marshmallow import Schema
+
+from app.context import RequestContext
+from app.head import build_head
+from app.paths import Resolution
+from app.present import present
+from app.realms import decide, withheld
+from schemas.fields import document_schema
+from schemas.web_response import WebResponseSchema, dump_walker
+from walkers.walker import AUTO_CHILDREN, WalkerContext, walk
+
+BLOCKS_MAX_LEVEL = 5
+BREADCRUMB_GROUPS = frozenset({"nodes_sources_base", "urls", "tag_base"})
+
+
+@dataclass
+class WebResponse:
+    """The resource returned by web_response_by_path (parts already serialised)."""
+
+    id: str = ""
+    item: dict[str, Any] | None = None
+    breadcrumbs: dict[str, Any] = field(default_factory=dict)
+    head: dict[str, Any] = field(default_factory=dict)
+    blocks: list[dict[str, Any]] = field(default_factory=list)
+    realms: list[dict[str, Any]] = field(default_factory=list)
+    hiding_blocks: bool = False
+
+
+class ItemDumper:
+    """Serialises sources of one operation (node type groups) for one request."""
+
+    def __init__(self, context: RequestContext, groups: frozenset[str]):
+        self.context = context
+        self.groups = groups
+        self._documents = document_schema(groups)()
+
+    def __call__(self, source: dict[str, Any], *, item: bool = False) -> dict[str, Any]:
+        site = self.context.site
+        schema: Schema = self.context.schemas.item(
+            site.node_types[source["type"]], self.groups, item=item
+        )
+        return schema.dump(present(source, site, self.context.visibility))
+
+    def document(self, document: dict[str, Any]) -> dict[str, Any]:
+        return self._documents.dump(document)
+
+
+def breadcrumbs(source: dict[str, Any], context: RequestContext, dump: ItemDumper) -> dict:
+    """Visible ancestors with a source in the item's translation, root first."""
+    ancestors = source["node"]["ancestors"] if source["reachable"] else []
+    found = {
+        s["node_id"]: s
+        for s in context.site.generation.sources_of_nodes(
+            ancestors, source["locale"], context.visibility
+        )
+    }
+    items = [found[a] for a in ancestors if a in found and not withheld(found[a], context)]
+    return {
+        "@type": "Breadcrumbs",
+        "@id": f"_:breadcrumbs-{source['_id']}",
+        "items": [dump(s) for s in items],
+    }
+
+
+def blocks(source: dict[str, Any], context: RequestContext, dump: ItemDumper) -> list[dict]:
+    walker_context = WalkerContext(
+        generation=context.site.generation,
+        locale=source["locale"],
+        visibility=context.visibility,
+        root=source,
+        accept=lambda s: not withheld(s, context),
+    )
+    root = walk(source, AUTO_CHILDREN, BLOCKS_MAX_LEVEL, walker_context, context.definitions)
+    return [dump_walker(child, dump, counts=False) for child in root.children]
+
+
+class WebResponseTransformer:
+    """The built-in transformer: fills a WebResponse from a resolved path."""
+
+    web_response_class: type[WebResponse] = WebResponse
+    schema_class: type[Schema] = WebResponseSchema
+
+    def create_web_response(self) -> WebResponse:
+        return self.web_response_class()
+
+    def transform(
+        self, data: Resolution, context: RequestContext, output: WebResponse | None = None
+    ) -> WebResponse | None:
+        output = output if output is not None else self.create_web_response()
+        output.id = context.request_iri
+        site = context.site
+        source = data.source
+        if source is None:  # an external redirection
+            locale = site.default_translation.locale
+            output.item = data.redirection
+            output.breadcrumbs = {"@type": "Breadcrumbs", "@id": "_:breadcrumbs", "items": []}
+            output.head = build_head(site, locale, context.visibility)
+            return output
+        decision = decide(source, context)
+        groups = frozenset(site.node_types[source["type"]].operation_groups())
+        dump = ItemDumper(context, groups)
+        output.item = dump(source, item=True)
+        output.breadcrumbs = breadcrumbs(source, context, ItemDumper(context, BREADCRUMB_GROUPS))
+        output.head = build_head(
+            site, source["locale"], context.visibility, present(source, site, context.visibility),
+            document_dump=dump.document,
+        )
+        output.blocks = [] if decision.hiding_blocks else blocks(source, context, dump)
+        output.realms = decision.realms
+        output.hiding_blocks = decision.hiding_blocks
+        return output

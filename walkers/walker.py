@@ -1,0 +1,103 @@
+"""Tree walkers: an item with its children up to a maximum depth, loaded one level at a time.
+
+Each level costs one `$in` query for all stored children of that level (plus one per definition
+invoked), so the number of queries grows with the depth of the tree, never with its size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.publication import Visibility
+from app.store import Generation
+from walkers.definitions import DefinitionRegistry
+
+AUTO_CHILDREN = "AutoChildrenNodeSourceWalker"
+MENU = "MenuNodeSourceWalker"
+
+
+@dataclass(frozen=True)
+class WalkerContext:
+    """What a walk needs to fetch children: the generation, translation and visibility."""
+
+    generation: Generation
+    locale: str
+    visibility: Visibility
+    root: dict[str, Any]
+    #: Listed sources this predicate rejects are left out (realm-protected ones, for instance).
+    accept: Callable[[dict[str, Any]], bool] = lambda source: True
+
+
+@dataclass
+class Walker:
+    kind: str
+    item: dict[str, Any]
+    level: int
+    max_level: int
+    lineage: tuple[int, ...]
+    children: list[Walker] = field(default_factory=list)
+    # Set on children supplied by a definition that stops collection below itself.
+    stopped: bool = False
+
+    @property
+    def blank_id(self) -> str:
+        """Deterministic blank-node id: the walker kind and the source ids from the root."""
+        prefix = "mw" if self.kind == MENU else "w"
+        return f"_:{prefix}" + "-".join(str(i) for i in self.lineage)
+
+    def child(self, item: dict[str, Any], *, stopped: bool = False) -> Walker:
+        return Walker(
+            self.kind,
+            item,
+            self.level + 1,
+            self.max_level,
+            (*self.lineage, item["_id"]),
+            stopped=stopped,
+        )
+
+    def expandable(self) -> bool:
+        if self.stopped or self.level >= self.max_level:
+            return False
+        if self.level > 0 and self.item["reachable"]:
+            return False  # a reachable child is listed, not expanded
+        return self.kind != MENU or self.item["type"] == "Menu"
+
+
+def walk(
+    root: dict[str, Any],
+    kind: str,
+    max_level: int,
+    context: WalkerContext,
+    definitions: DefinitionRegistry,
+) -> Walker:
+    """The walker of `root` with its descendants, breadth first, one query per level."""
+    top = Walker(kind, root, 0, max_level, (root["_id"],))
+    frontier = [top]
+    while frontier:
+        expanding = [w for w in frontier if w.expandable()]
+        frontier = []
+        stored: list[Walker] = []
+        for walker in expanding:
+            definition = definitions.get(walker.item["type"])
+            if definition is None:
+                stored.append(walker)
+                continue
+            stops = definition.stops_collection
+            items = definition.children(walker.item, context)
+            walker.children = [walker.child(i, stopped=stops) for i in items if context.accept(i)]
+            frontier.extend(walker.children)
+        wanted = [node_id for w in stored for node_id in w.item["node"]["children"]]
+        found = {
+            s["node_id"]: s
+            for s in context.generation.sources_of_nodes(wanted, context.locale, context.visibility)
+        }
+        for walker in stored:
+            walker.children = [
+                walker.child(found[node_id])
+                for node_id in walker.item["node"]["children"]
+                if node_id in found and context.accept(found[node_id])
+            ]
+            frontier.extend(walker.children)
+    return top
