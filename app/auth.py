@@ -69,6 +69,8 @@ def wants_preview(request: Request) -> bool:
 def check_preview(credentials: Credentials) -> None:
     """Preview needs a valid bearer token carrying ROLE_BACKEND_USER."""
     if credentials.claims is None:
-        raise Unauthorized("Preview mode needs a valid bearer token.", {"WWW-Authenticate": "Bearer"})
+        raise Unauthorized(
+            "Preview mode needs a valid bearer token.", {"WWW-Authenticate": "Bearer"}
+        )
     if PREVIEW_ROLE not in (credentials.claims.get("roles") or []):
         raise Forbidden("You are not granted to use preview mode.")

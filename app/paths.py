@@ -88,7 +88,11 @@ def resolve_path(path: str, site: SiteModel, visibility: Visibility) -> Resoluti
         uri = entry["redirect_uri"]
         if not uri.startswith("/"):
             return Resolution(
-                redirection={"@type": "Redirection", "redirectUri": uri, "type": entry["redirect_type"]}
+                redirection={
+                    "@type": "Redirection",
+                    "redirectUri": uri,
+                    "type": entry["redirect_type"],
+                }
             )
         current, redirected = normalise_path(uri), True
         if current in seen or len(seen) > MAX_REDIRECT_HOPS:

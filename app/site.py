@@ -70,8 +70,9 @@ def field_groups(field: dict[str, Any]) -> frozenset[str]:
     if field.get("serialization_groups") is not None:
         return frozenset(field["serialization_groups"])
     group = field.get("group")
-    return frozenset({"nodes_sources", f"nodes_sources_{slug(group)}" if group else
-                      "nodes_sources_default"})
+    return frozenset(
+        {"nodes_sources", f"nodes_sources_{slug(group)}" if group else "nodes_sources_default"}
+    )
 
 
 @dataclass(frozen=True)

@@ -114,9 +114,7 @@ class Store:
         }
 
     def index_information(self, version: int) -> dict[str, dict[str, Any]]:
-        return {
-            kind: self.db[collection_name(kind, version)].index_information() for kind in KINDS
-        }
+        return {kind: self.db[collection_name(kind, version)].index_information() for kind in KINDS}
 
     def generation(self, version: int) -> Generation:
         return Generation(self, version)
@@ -140,7 +138,9 @@ class Generation:
 
     def documents(self, ids: Iterable[int]) -> list[dict[str, Any]]:
         ids = list(ids)
-        return list(self._collection("documents").find({"_id": {"$in": ids}}, batch_size=len(ids) + 1))
+        return list(
+            self._collection("documents").find({"_id": {"$in": ids}}, batch_size=len(ids) + 1)
+        )
 
     def homes(self) -> list[dict[str, Any]]:
         """The home source of every translation, whatever its publication (callers filter)."""
@@ -159,9 +159,7 @@ class Generation:
         return self._collection("paths").find_one({"_id": path})
 
     def source(self, source_id: int, visibility: Visibility) -> dict[str, Any] | None:
-        return self._collection("sources").find_one(
-            {"_id": source_id, **source_filter(visibility)}
-        )
+        return self._collection("sources").find_one({"_id": source_id, **source_filter(visibility)})
 
     def sources_of_nodes(
         self, node_ids: list[int], locale: str, visibility: Visibility

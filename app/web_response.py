@@ -109,7 +109,10 @@ class WebResponseTransformer:
         output.item = dump(source, item=True)
         output.breadcrumbs = breadcrumbs(source, context, ItemDumper(context, BREADCRUMB_GROUPS))
         output.head = build_head(
-            site, source["locale"], context.visibility, present(source, site, context.visibility),
+            site,
+            source["locale"],
+            context.visibility,
+            present(source, site, context.visibility),
             document_dump=dump.document,
         )
         output.blocks = [] if decision.hiding_blocks else blocks(source, context, dump)

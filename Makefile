@@ -1,0 +1,55 @@
+# The front door: `make help` lists the targets. Every target creates .venv when needed.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 5000
+FIXTURE ?= seed/demo.json
+WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: help run serve test test-mongomock test-ferretdb seed lint format ferretdb clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+run: $(STAMP) ## Serve the demo site on http://$(HOST):$(PORT) (embedded store; MONGODB_URI to use a server)
+	$(VENV)/bin/flask --app app:create_app run --host $(HOST) --port $(PORT)
+
+serve: $(STAMP) ## Serve with gunicorn (production server), WORKERS workers
+	$(VENV)/bin/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) 'app:create_app()'
+
+test: test-mongomock test-ferretdb ## Run the suite on mongomock, then on FerretDB (real server)
+
+test-mongomock: $(STAMP) ## The suite on the in-process mongomock tier
+	@echo "=== tier: mongomock ==="
+	$(PY) -m pytest -q --tier=mongomock
+
+test-ferretdb: $(STAMP) ## The same suite against FerretDB (started by the tests) or TEST_MONGODB_URI
+	@echo "=== tier: ferretdb ==="
+	$(PY) -m pytest -q --tier=ferretdb
+
+ferretdb: ## Install FerretDB 1.24.2 into $$(go env GOPATH)/bin
+	bash scripts/install-ferretdb.sh
+
+seed: $(STAMP) ## Load FIXTURE (default seed/demo.json) into MONGODB_URI
+	@test -n "$$MONGODB_URI" || { echo "MONGODB_URI is not set: make seed loads a MongoDB server"; exit 2; }
+	$(VENV)/bin/flask --app app:create_app seed $(FIXTURE)
+
+lint: $(STAMP) ## ruff check and format check
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(STAMP) ## ruff fix and format
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+clean: ## Remove the virtualenv and caches
+	rm -rf $(VENV) .pytest_cache .ruff_cache *.egg-info

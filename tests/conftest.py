@@ -1,0 +1,112 @@
+"""Fixtures: app -> client -> site, on the tier chosen with --tier (mongomock or ferretdb)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app import create_app
+from app.config import DEMO_FIXTURE
+from app.db import get_store
+from app.fixture.load import load_site
+from tests.realserver import FerretDB, ferretdb_binary
+
+JWT_SECRET = "test-secret-of-at-least-thirty-two-bytes!!"
+_databases = itertools.count(1)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--tier",
+        choices=("mongomock", "ferretdb"),
+        default="mongomock",
+        help="mongomock (in-process) or ferretdb (a real MongoDB-protocol server)",
+    )
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"storage tier: {config.getoption('--tier')}"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--tier") != "ferretdb":
+        return
+    if os.environ.get("TEST_MONGODB_URI") or ferretdb_binary():
+        return
+    message = "ferretdb tier: no ferretdb binary on PATH or in $GOPATH/bin and no TEST_MONGODB_URI"
+    if os.environ.get("CI") == "true":
+        raise pytest.UsageError(message + " (required under CI=true)")
+    pytest.exit(message + "; skipped", returncode=0)
+
+
+@pytest.fixture(scope="session")
+def tier(pytestconfig: pytest.Config) -> str:
+    return pytestconfig.getoption("--tier")
+
+
+@pytest.fixture(scope="session")
+def real_server(tier: str):
+    """The real server (None on the mongomock tier)."""
+    if tier != "ferretdb":
+        yield None
+        return
+    uri = os.environ.get("TEST_MONGODB_URI")
+    if uri:
+        yield uri
+        return
+    server = FerretDB(ferretdb_binary()).start()
+    yield server
+    server.close()
+
+
+def _uri(real_server: Any) -> str | None:
+    if real_server is None or isinstance(real_server, str):
+        return real_server
+    return real_server.uri
+
+
+def demo_site() -> dict[str, Any]:
+    return json.loads(Path(DEMO_FIXTURE).read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def make_app(real_server: Any, tmp_path_factory: pytest.TempPathFactory):
+    """Build an app serving `site` (a fixture dict), on a fresh database of the tier."""
+
+    def factory(site: dict[str, Any] | None = None, **config: Any):
+        site = site if site is not None else demo_site()
+        settings = {"SITE_VERSION_TTL": 0, "JWT_SECRET": JWT_SECRET, **config}
+        settings["MONGODB_DB"] = f"test_{os.getpid()}_{next(_databases)}"
+        uri = _uri(real_server)
+        if uri is None:
+            path = tmp_path_factory.mktemp("site") / "site.json"
+            path.write_text(json.dumps(site), encoding="utf-8")
+            return create_app({"MONGODB_URI": None, "SITE_FIXTURE": str(path), **settings})
+        app = create_app({"MONGODB_URI": uri, **settings})
+        with app.app_context():
+            load_site(get_store(), site)
+        return app
+
+    return factory
+
+
+@pytest.fixture(scope="session")
+def app(make_app):
+    """The demo site (shared by read-only tests)."""
+    return make_app()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def store(app):
+    with app.app_context():
+        yield get_store()

@@ -1,0 +1,192 @@
+"""Loading site fixtures: validation before writing, atomic replacement, determinism, the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import bcrypt
+import pytest
+
+from app.fixture.load import FixtureError, load_site
+from app.fixture.validate import Problem
+from app.store import KINDS
+from tests.conftest import demo_site
+
+PLAIN = "letmein"
+
+
+def invalid_variants():
+    """(name, mutation, expected problem) — the acceptance list of issue 2."""
+
+    def unknown_key(site):
+        site["nodes"][0]["colour"] = "red"
+
+    def missing_home(site):
+        for node in site["nodes"]:
+            node.pop("home", None)
+
+    def parent_cycle(site):
+        by_name = {n["node_name"]: n for n in site["nodes"]}
+        by_name["services"]["parent"] = by_name["team"]["id"]
+
+    def duplicate_alias(site):
+        by_name = {n["node_name"]: n for n in site["nodes"]}
+        by_name["legal"]["sources"]["fr"]["url_aliases"] = ["a-propos"]
+
+    def plaintext_password(site):
+        site["realms"][0]["password"] = PLAIN
+
+    def field_not_in_type(site):
+        site["nodes"][0]["sources"]["en"]["fields"]["colour"] = "red"
+
+    return [
+        ("unknown key", unknown_key, 'unknown key "colour"'),
+        ("missing home", missing_home, "exactly one node must have home: true (found 0)"),
+        ("parent cycle", parent_cycle, "parent cycle"),
+        ("duplicate url alias", duplicate_alias, 'duplicate url alias "a-propos"'),
+        (
+            "plaintext password",
+            plaintext_password,
+            "password must be a bcrypt hash, not plain text",
+        ),
+        ("field not in node type", field_not_in_type, '"colour" is not a field of node type Page'),
+    ]
+
+
+@pytest.fixture
+def fresh(make_app):
+    """A fresh app on the demo site, and its store."""
+    app = make_app()
+    with app.app_context():
+        from app.db import get_store
+
+        yield app, get_store()
+
+
+def snapshot(store):
+    live = store.live()
+    return live, store.generations(), store.dump_generation(live["version"])
+
+
+@pytest.mark.parametrize(
+    ("mutate", "expected"),
+    [(m, e) for _, m, e in invalid_variants()],
+    ids=[name for name, _, _ in invalid_variants()],
+)
+def test_invalid_fixture_is_rejected_and_leaves_the_site_intact(fresh, mutate, expected):
+    _, store = fresh
+    before = snapshot(store)
+    site = demo_site()
+    mutate(site)
+    with pytest.raises(FixtureError) as raised:
+        load_site(store, site)
+    messages = [p.message for p in raised.value.problems]
+    assert any(m.startswith(expected) for m in messages), messages
+    assert all(isinstance(p, Problem) and p.path.startswith("$") for p in raised.value.problems)
+    assert snapshot(store) == before
+
+
+def test_every_problem_is_reported_at_once(fresh):
+    _, store = fresh
+    site = demo_site()
+    for _, mutate, _ in invalid_variants()[:1] + invalid_variants()[3:]:
+        mutate(site)
+    with pytest.raises(FixtureError) as raised:
+        load_site(store, site)
+    assert len(raised.value.problems) == 4
+    assert raised.value.report().startswith("invalid site fixture (4 problem(s)):")
+
+
+def test_colliding_urls_are_rejected(fresh):
+    _, store = fresh
+    before = snapshot(store)
+    site = demo_site()
+    by_name = {n["node_name"]: n for n in site["nodes"]}
+    by_name["legal"]["node_name"] = "about"  # two root pages named about: same url
+    with pytest.raises(FixtureError) as raised:
+        load_site(store, site)
+    assert [p.message for p in raised.value.problems] == [
+        'path "/about" is also the path of source 1101',
+    ]  # in French, about is at its alias /a-propos: no collision there
+    assert snapshot(store) == before
+
+
+def test_loading_the_live_file_again_writes_nothing(fresh):
+    _, store = fresh
+    before = snapshot(store)
+    report = load_site(store, demo_site())
+    assert report.unchanged
+    assert snapshot(store) == before
+
+
+def test_a_forced_reload_writes_identical_collections(fresh):
+    _, store = fresh
+    live = store.live()
+    first = store.dump_generation(live["version"])
+    report = load_site(store, demo_site(), force=True)
+    assert report.version == live["version"] + 1
+    assert store.dump_generation(report.version) == first
+    # the previous generation stays for readers holding the old pointer; older ones are dropped
+    load_site(store, demo_site(), force=True)
+    assert store.generations() == [report.version, report.version + 1]
+
+
+def test_a_new_site_replaces_the_old_one_completely(fresh):
+    app, store = fresh
+    site = demo_site()
+    by_name = {n["node_name"]: n for n in site["nodes"]}
+    by_name["about"]["sources"]["en"]["title"] = "About the town"
+    site["nodes"] = [n for n in site["nodes"] if n["node_name"] != "legal"]
+    site["nodes"] = [n for n in site["nodes"] if n["id"] not in (47, 53)]  # links to legal
+    load_site(store, site)
+    client = app.test_client()
+    about = client.get("/api/web_response_by_path?path=/about")
+    assert about.json["item"]["title"] == "About the town"
+    assert client.get("/api/web_response_by_path?path=/legal").status_code == 404
+
+
+def test_generation_has_every_collection_and_index(fresh):
+    _, store = fresh
+    version = store.live()["version"]
+    info = store.index_information(version)
+    assert set(info) == set(KINDS)
+    assert set(info["sources"]) == {"_id_", "node_locale", "feed", "home"}
+    assert info["sources"]["node_locale"].get("unique") is True
+
+
+def test_seed_command_reports_problems_and_exits_non_zero(fresh, tmp_path):
+    app, store = fresh
+    before = snapshot(store)
+    site = demo_site()
+    site["realms"][0]["password"] = PLAIN
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(site))
+    result = app.test_cli_runner().invoke(args=["seed", str(bad)])
+    assert result.exit_code == 1
+    assert "$.realms[0].password: password must be a bcrypt hash, not plain text" in result.output
+    assert snapshot(store) == before
+
+
+def test_seed_command_loads_a_valid_file(fresh, tmp_path):
+    app, store = fresh
+    site = demo_site()
+    site["realms"][0]["password"] = bcrypt.hashpw(b"other", bcrypt.gensalt(4)).decode()
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(site))
+    result = app.test_cli_runner().invoke(args=["seed", str(good)])
+    assert result.exit_code == 0, result.output
+    assert "loaded generation v2" in result.output
+    again = app.test_cli_runner().invoke(args=["seed", str(good)])
+    assert "site unchanged" in again.output
+
+
+def test_unreadable_and_malformed_files_are_clear_problems(fresh, tmp_path):
+    app, _ = fresh
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    result = app.test_cli_runner().invoke(args=["seed", str(broken)])
+    assert result.exit_code == 1
+    assert "$: not valid JSON: Expecting property name enclosed in double quotes" in result.output
+    result = app.test_cli_runner().invoke(args=["seed", str(tmp_path / "missing.json")])
+    assert result.exit_code == 1
+    assert "cannot read" in result.output
