@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.publication import Visibility
 from app.site import SiteModel
-from schemas.items import SchemaRegistry
-from walkers.definitions import DefinitionRegistry
+
+if TYPE_CHECKING:
+    from schemas.items import SchemaRegistry
+    from walkers.definitions import DefinitionRegistry
 
 
 @dataclass

@@ -51,6 +51,9 @@ COMMON_CONTENT_GROUPS = (
 )
 
 
+LINK_FIELDS = ("link_internal_reference", "link_external_url")
+
+
 @dataclass(frozen=True)
 class FieldDef:
     name: str
@@ -82,6 +85,10 @@ class NodeType:
     plural: str
     default_ttl: int
     fields: tuple[FieldDef, ...]
+
+    def is_link(self) -> bool:
+        """A menu link: not reachable itself, its `url` is where it points (present.link_url)."""
+        return not self.reachable and any(f.name in LINK_FIELDS for f in self.fields)
 
     @property
     def operation(self) -> str:

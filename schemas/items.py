@@ -7,6 +7,7 @@ from typing import Any
 from marshmallow import Schema, fields
 
 from app.naming import source_iri
+from app.present import link_url
 from app.site import FieldDef, NodeType
 from schemas.fields import document_schema, iso, node_schema, reference_schema
 
@@ -49,6 +50,8 @@ def build_item_schema(node_type: NodeType, groups: frozenset[str], *, item: bool
         declared["slug"] = fields.String()
     if groups & URL_GROUPS and node_type.reachable:
         declared["url"] = fields.String()
+    elif groups & URL_GROUPS and node_type.is_link():
+        declared["url"] = fields.Function(link_url)
     if groups & BASE_GROUPS:
         declared["node"] = fields.Nested(node_schema(groups, with_position=item))
     for field in node_type.fields:
