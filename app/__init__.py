@@ -1,50 +1,13 @@
-"""The application factory: configuration, store, extension points, blueprints."""
+"""The content-delivery API. `create_app` is the one factory (see app.factory)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask
-from flask_smorest import Api
 
-from app import db, errors
-from app.config import DEFAULTS, plain_environment
-from app.extensions import walker_definitions, web_response_transformer
-from app.site import SiteCache
-from schemas.items import SchemaRegistry
+def create_app(config: Mapping[str, Any] | None = None):
+    """Build the Flask app (imported lazily so that `import app.x` never builds anything)."""
+    from app.factory import create_app as factory
 
-API_SETTINGS = {
-    "API_TITLE": "Content Delivery API",
-    "API_VERSION": "1.0",
-    "OPENAPI_VERSION": "3.1.0",
-    "OPENAPI_URL_PREFIX": None,  # the document is served by app.api.docs, per site generation
-}
-
-
-def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Defaults, then the environment (MONGODB_URI..., CMS_*), then `config`."""
-    app = Flask(__name__)
-    app.config.from_mapping(DEFAULTS)
-    app.config.from_mapping(API_SETTINGS)
-    app.config.from_mapping(plain_environment())
-    app.config.from_prefixed_env(prefix="CMS")
-    if config:
-        app.config.from_mapping(config)
-
-    errors.init_app(app)
-    db.init_app(app)
-    app.extensions["cms.site"] = SiteCache(
-        app.extensions["cms.store"], float(app.config["SITE_VERSION_TTL"])
-    )
-    app.extensions["cms.schemas"] = SchemaRegistry()
-    app.extensions["cms.walker_definitions"] = walker_definitions(app)
-    app.extensions["cms.transformer"] = web_response_transformer(app)
-
-    from app.api import BLUEPRINTS
-
-    api = Api(app)
-    for blueprint in BLUEPRINTS:
-        api.register_blueprint(blueprint)
-    app.extensions["cms.api"] = api
-    return app
+    return factory(config)
