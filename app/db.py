@@ -25,6 +25,8 @@ def connect(app: Flask) -> Store:
             connectTimeoutMS=timeout,
             socketTimeoutMS=max(timeout * 3, 10000),
             appname="cms-delivery-api",
+            # pymongo command monitoring (tests and the benchmark count commands with it)
+            event_listeners=app.config.get("MONGODB_EVENT_LISTENERS") or [],
         )
         return Store(client[app.config["MONGODB_DB"]])
     client = mongomock.MongoClient(tz_aware=True)
@@ -52,6 +54,9 @@ def init_app(app: Flask) -> None:
 @click.option("--force", is_flag=True, help="Rewrite even when this file is already live.")
 def seed_command(fixture: str | None, force: bool) -> None:
     """Load a site fixture into the configured database (replaces the site)."""
+    if not current_app.config["MONGODB_URI"]:
+        click.echo("warning: MONGODB_URI is not set; loading the embedded store of this process,"
+                   " which is lost when it exits", err=True)
     path = fixture or current_app.config["SITE_FIXTURE"]
     store = get_store()
     try:

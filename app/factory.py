@@ -47,4 +47,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     app.extensions["cms.api"] = api
+    from app.api import docs
+
+    app.register_blueprint(docs.blp)
     return app

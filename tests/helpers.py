@@ -1,0 +1,29 @@
+"""Small helpers shared by the HTTP tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+WR = "/api/web_response_by_path"
+
+
+def get_path(client, path: str, **kwargs: Any):
+    return client.get(WR, query_string={"path": path}, **kwargs)
+
+
+def titles(walkers: list[dict[str, Any]]) -> list[Any]:
+    """Walker tree as nested [title, [children...]] lists (leaves are bare titles)."""
+    out: list[Any] = []
+    for walker in walkers:
+        title = walker["item"]["title"]
+        out.append([title, titles(walker["children"])] if walker["children"] else title)
+    return out
+
+
+def node(site: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(n for n in site["nodes"] if n["node_name"] == name)
+
+
+def problem_detail(response) -> str:
+    assert response.mimetype == "application/problem+json", response.data
+    return response.json["detail"]

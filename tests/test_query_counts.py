@@ -1,0 +1,60 @@
+"""Queries per request grow with the depth of the tree, never with the number of blocks."""
+
+from __future__ import annotations
+
+from pymongo import monitoring
+
+from tests.helpers import get_path, titles
+from tests.sites import with_blocks
+
+READS = {"find", "aggregate", "count", "getMore", "distinct"}
+
+
+class CommandCounter(monitoring.CommandListener):
+    def __init__(self) -> None:
+        self.commands: list[str] = []
+
+    def started(self, event: monitoring.CommandStartedEvent) -> None:
+        if event.command_name in READS:
+            self.commands.append(event.command_name)
+
+    def succeeded(self, event) -> None:
+        pass
+
+    def failed(self, event) -> None:
+        pass
+
+
+def measure(make_app, site, tier):
+    counter = CommandCounter()
+    app = make_app(site, MONGODB_EVENT_LISTENERS=[counter])
+    client = app.test_client()
+    store = app.extensions["cms.store"]
+    get_path(client, "/about")  # warm: site model and schemas are built once per generation
+    before, counter.commands = store.commands, []
+    response = get_path(client, "/about")
+    assert response.status_code == 200
+    return response.json, store.commands - before, counter.commands
+
+
+def test_five_and_two_hundred_blocks_cost_the_same_queries(make_app, tier):
+    small, small_count, small_wire = measure(make_app, with_blocks(1, 4), tier)
+    large, large_count, large_wire = measure(make_app, with_blocks(10, 19), tier)
+    assert len(titles(small["blocks"])) == 2 + 1  # about's text and feed, plus the group
+    assert sum(len(w["children"]) for w in large["blocks"]) == 190 + 4  # 190 blocks + feed's 4
+    # live pointer, path, source, level 1 (about's blocks), the feed, level 2 (the groups'
+    # blocks); about is a root page, so its breadcrumbs need no query.
+    assert small_count == large_count == 6
+    if tier == "ferretdb":  # the wire agrees with the store's own count
+        assert small_wire == large_wire == ["find"] * 6
+
+
+def test_breadcrumbs_cost_one_query(make_app, tier):
+    app = make_app()
+    client = app.test_client()
+    store = app.extensions["cms.store"]
+    get_path(client, "/blog/first-article")
+    before = store.commands
+    get_path(client, "/blog/first-article")
+    # pointer, path, source, breadcrumbs (blog), level 1 (the article's block), level 2 (none)
+    assert store.commands - before == 5
