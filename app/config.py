@@ -17,8 +17,9 @@ DEFAULTS: dict[str, object] = {
     # 0 asks on every request (tests use it so that command counts are deterministic).
     "SITE_VERSION_TTL": 1.0,
     "MONGODB_TIMEOUT_MS": 3000,
-    # Dotted path of the WebResponse transformer (see docs/extending.md); None uses the built-in one.
-    "WEB_RESPONSE_TRANSFORMER": None,
+    # Dotted path of a project transformer wrapping the built-in one (docs/extending.md); None uses
+    # the built-in one alone. The demo enables the shipped example, which adds `fooBar`.
+    "WEB_RESPONSE_TRANSFORMER": "app.decorators.foo_bar:FooBarTransformer",
     # Dotted paths of modules that register walker definitions when the app is built.
     "WALKER_DEFINITION_MODULES": ["walkers.article_feed"],
     # s-maxage (seconds) when a node has no ttl.

@@ -39,8 +39,8 @@ def test_envelope_fields_in_seed_order(client):
     body = get_path(client, "/about").json
     assert list(body) == [
         "@context", "@id", "@type", "item", "breadcrumbs", "head", "blocks", "realms",
-        "hidingBlocks",
-    ]  # fmt: skip
+        "hidingBlocks", "fooBar",
+    ]  # fmt: skip  (fooBar: the demo configuration's decoration, see test_extension_points)
     assert body["@context"] == "/api/contexts/WebResponse"
     assert body["@id"] == "/api/web_response_by_path?path=/about"
     assert body["@type"] == "WebResponse"

@@ -1,0 +1,1 @@
+"""Project decorations of the WebResponse (see docs/extending.md)."""

@@ -1,0 +1,79 @@
+"""Walker definitions and WebResponse decoration, through their public mechanisms."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.publication import Visibility
+from walkers.article_feed import ArticleFeedDefinition
+from walkers.definitions import WalkerDefinitionError
+from walkers.walker import WalkerContext
+from tests.helpers import get_path, titles
+
+
+def test_the_demo_decoration_adds_foo_bar(client):
+    body = get_path(client, "/about").json
+    assert list(body)[-1] == "fooBar"
+    assert body["fooBar"] == "Page:about"
+    assert get_path(client, "/elsewhere").json["fooBar"] == ""  # its default
+
+
+def test_the_decoration_is_in_the_openapi_document(client):
+    schema = client.get("/api/docs.json").json["components"]["schemas"]["WebResponse"]
+    assert schema["properties"]["fooBar"] == {"type": "string"}
+
+
+def test_without_a_project_transformer_there_is_no_foo_bar(make_app):
+    client = make_app(WEB_RESPONSE_TRANSFORMER=None).test_client()
+    body = get_path(client, "/about").json
+    assert "fooBar" not in body
+    assert list(body)[-1] == "hidingBlocks"
+
+
+def test_a_test_only_decoration_changes_the_output(make_app):
+    client = make_app(WEB_RESPONSE_TRANSFORMER="tests.custom_extensions:ShoutingTransformer")
+    client = client.test_client()
+    body = get_path(client, "/about").json
+    assert body["shout"] == "ABOUT US"
+    assert "fooBar" not in body
+    assert body["item"]["title"] == "About us"  # the built-in parts are still filled
+    schema = client.get("/api/docs.json").json["components"]["schemas"]["WebResponse"]
+    assert "shout" in schema["properties"]
+    # a transformer answering None is a 404
+    assert get_path(client, "/blog").status_code == 404
+
+
+def test_a_test_only_walker_definition_changes_the_children(make_app):
+    app = make_app(
+        WALKER_DEFINITION_MODULES=["walkers.article_feed", "tests.custom_extensions"]
+    )
+    blocks = get_path(app.test_client(), "/").json["blocks"]
+    # GroupBlocks list their children in reverse; collection goes on below them
+    assert titles(blocks)[1] == [
+        "Highlights", [["Practical information", ["Contact", "Opening hours"]], "This week"]
+    ]
+
+
+def test_without_the_feed_definition_a_feed_has_its_stored_children(make_app):
+    app = make_app(WALKER_DEFINITION_MODULES=[])
+    blocks = get_path(app.test_client(), "/").json["blocks"]
+    assert titles(blocks)[2] == "Latest news"  # stored children: none
+
+
+def test_a_definition_refuses_a_source_of_another_type(app, store):
+    generation = store.generation(store.live()["version"])
+    page = generation.source(101, Visibility.public())
+    context = WalkerContext(generation, "en", Visibility.public(), page)
+    with pytest.raises(WalkerDefinitionError) as raised:
+        ArticleFeedDefinition().children(page, context)
+    assert str(raised.value) == "ArticleFeedDefinition handles ArticleFeedBlock items, not Page"
+
+
+def test_a_definition_refuses_a_context_that_is_not_a_walker_context(app, store):
+    generation = store.generation(store.live()["version"])
+    feed = generation.source(801, Visibility.public())
+    with pytest.raises(WalkerDefinitionError) as raised:
+        ArticleFeedDefinition().children(feed, {"locale": "en"})
+    assert str(raised.value) == (
+        "ArticleFeedDefinition needs a node source walker context, not dict"
+    )
