@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import click
+from flask.cli import with_appcontext
 import jwt
-from flask import Request
+from flask import Request, current_app
 
 from app.errors import BadRequest, Forbidden, Unauthorized
 
@@ -74,3 +77,37 @@ def check_preview(credentials: Credentials) -> None:
         )
     if PREVIEW_ROLE not in (credentials.claims.get("roles") or []):
         raise Forbidden("You are not granted to use preview mode.")
+
+
+MIN_SECRET_BYTES = 32
+
+
+def check_secret(config: dict[str, Any]) -> None:
+    """In production the service refuses to start without a strong JWT secret."""
+    secret = config.get("JWT_SECRET") or ""
+    if config.get("PRODUCTION") and len(secret.encode()) < MIN_SECRET_BYTES:
+        raise RuntimeError(
+            f"JWT_SECRET must be set to at least {MIN_SECRET_BYTES} bytes in production "
+            "(CMS_PRODUCTION=true)"
+        )
+
+
+@click.command("token")
+@with_appcontext
+@click.option("--sub", default="preview@localhost", show_default=True, help="Subject (user).")
+@click.option(
+    "--role",
+    "roles",
+    multiple=True,
+    default=[PREVIEW_ROLE],
+    show_default=True,
+    help="A role; repeat for several.",
+)
+@click.option("--ttl", default=3600, show_default=True, help="Lifetime in seconds.")
+def token_command(sub: str, roles: tuple[str, ...], ttl: int) -> None:
+    """Mint a bearer token signed with JWT_SECRET (for local preview and realm tests)."""
+    secret = current_app.config.get("JWT_SECRET")
+    if not secret:
+        click.echo("JWT_SECRET is not set: tokens could not be verified.", err=True)
+        sys.exit(2)
+    click.echo(mint_token(secret, sub, list(roles), timedelta(seconds=ttl)))

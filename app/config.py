@@ -22,6 +22,9 @@ DEFAULTS: dict[str, object] = {
     "WEB_RESPONSE_TRANSFORMER": "app.decorators.foo_bar:FooBarTransformer",
     # Dotted paths of modules that register walker definitions when the app is built.
     "WALKER_DEFINITION_MODULES": ["walkers.article_feed"],
+    # Production mode (CMS_PRODUCTION=true) refuses to start without a strong JWT_SECRET.
+    "PRODUCTION": False,
+    "JWT_SECRET": None,
     # s-maxage (seconds) when a node has no ttl.
     "DEFAULT_S_MAXAGE": 300,
 }

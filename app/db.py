@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 import click
+from flask.cli import with_appcontext
 import mongomock
 import pymongo
 from flask import Flask, current_app
@@ -50,13 +51,17 @@ def init_app(app: Flask) -> None:
 
 
 @click.command("seed")
+@with_appcontext
 @click.argument("fixture", required=False)
 @click.option("--force", is_flag=True, help="Rewrite even when this file is already live.")
 def seed_command(fixture: str | None, force: bool) -> None:
     """Load a site fixture into the configured database (replaces the site)."""
     if not current_app.config["MONGODB_URI"]:
-        click.echo("warning: MONGODB_URI is not set; loading the embedded store of this process,"
-                   " which is lost when it exits", err=True)
+        click.echo(
+            "warning: MONGODB_URI is not set; loading the embedded store of this process,"
+            " which is lost when it exits",
+            err=True,
+        )
     path = fixture or current_app.config["SITE_FIXTURE"]
     store = get_store()
     try:

@@ -9,6 +9,7 @@ from flask import Flask
 from flask_smorest import Api
 
 from app import db, errors
+from app.auth import check_secret, token_command
 from app.config import DEFAULTS, plain_environment
 from app.extensions import walker_definitions, web_response_transformer
 from app.site import SiteCache
@@ -32,8 +33,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if config:
         app.config.from_mapping(config)
 
+    check_secret(app.config)
     errors.init_app(app)
     db.init_app(app)
+    app.cli.add_command(token_command)
     app.extensions["cms.site"] = SiteCache(
         app.extensions["cms.store"], float(app.config["SITE_VERSION_TTL"])
     )

@@ -114,14 +114,14 @@ def build_document(
     components["Redirection"] = REDIRECTION_SCHEMA
     components["Walker"] = WALKER_SCHEMA
     components["Problem"] = PROBLEM_SCHEMA
-    components["WebResponse"] = web_response_schema(
-        extra_properties or {}, [t.name for t in types]
-    )
+    components["WebResponse"] = web_response_schema(extra_properties or {}, [t.name for t in types])
     operation = document["paths"][WEB_RESPONSE_PATH]["get"]
     operation["responses"] = {
         "200": {
             "description": "The WebResponse of the item at the path",
-            "content": {"application/ld+json": {"schema": {"$ref": "#/components/schemas/WebResponse"}}},
+            "content": {
+                "application/ld+json": {"schema": {"$ref": "#/components/schemas/WebResponse"}}
+            },
         },
         **_problem_responses(),
     }

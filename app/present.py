@@ -4,19 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.publication import Visibility, is_shown
-from app.site import SiteModel
+from app.context import RequestContext
+from app.publication import is_shown
+from app.realms import withheld
 
 
-def present(source: dict[str, Any], site: SiteModel, visibility: Visibility) -> dict[str, Any]:
-    """`source` with the references of its `nodes` fields that `visibility` may not see removed."""
-    node_type = site.node_types[source["type"]]
+def present(source: dict[str, Any], context: RequestContext) -> dict[str, Any]:
+    """`source` without the references (`nodes` fields) this request may not see: unpublished
+    ones, and ones a `deny` realm withholds from it."""
+    node_type = context.site.node_types[source["type"]]
     reference_fields = [f.name for f in node_type.fields if f.type == "nodes"]
     if not reference_fields:
         return source
     fields = dict(source["fields"])
     for name in reference_fields:
-        fields[name] = [r for r in fields[name] if is_shown(r, visibility)]
+        fields[name] = [
+            r for r in fields[name] if is_shown(r, context.visibility) and not withheld(r, context)
+        ]
     return {**source, "fields": fields}
 
 

@@ -46,7 +46,7 @@ class ItemDumper:
         schema: Schema = self.context.schemas.item(
             site.node_types[source["type"]], self.groups, item=item
         )
-        return schema.dump(present(source, site, self.context.visibility))
+        return schema.dump(present(source, self.context))
 
     def document(self, document: dict[str, Any]) -> dict[str, Any]:
         return self._documents.dump(document)
@@ -112,7 +112,7 @@ class WebResponseTransformer:
             site,
             source["locale"],
             context.visibility,
-            present(source, site, context.visibility),
+            source,
             document_dump=dump.document,
         )
         output.blocks = [] if decision.hiding_blocks else blocks(source, context, dump)

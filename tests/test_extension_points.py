@@ -44,13 +44,12 @@ def test_a_test_only_decoration_changes_the_output(make_app):
 
 
 def test_a_test_only_walker_definition_changes_the_children(make_app):
-    app = make_app(
-        WALKER_DEFINITION_MODULES=["walkers.article_feed", "tests.custom_extensions"]
-    )
+    app = make_app(WALKER_DEFINITION_MODULES=["walkers.article_feed", "tests.custom_extensions"])
     blocks = get_path(app.test_client(), "/").json["blocks"]
     # GroupBlocks list their children in reverse; collection goes on below them
     assert titles(blocks)[1] == [
-        "Highlights", [["Practical information", ["Contact", "Opening hours"]], "This week"]
+        "Highlights",
+        [["Practical information", ["Contact", "Opening hours"]], "This week"],
     ]
 
 

@@ -36,7 +36,10 @@ def test_one_operation_per_reachable_node_type_with_the_seed_groups(client):
     assert operations["page_get_by_path"]["serializationGroups"] == page_groups
     page = operations["page_get_by_path"]
     assert (page["method"], page["path"], page["pagination"], page["maxDepth"]) == (
-        "GET", "/web_response_by_path", False, True
+        "GET",
+        "/web_response_by_path",
+        False,
+        True,
     )
 
 
@@ -44,7 +47,12 @@ def test_item_is_one_of_the_reachable_types_with_a_discriminator(client):
     document = client.get("/api/docs.json").json
     item = document["components"]["schemas"]["WebResponse"]["properties"]["item"]
     assert item["discriminator"]["propertyName"] == "@type"
-    assert sorted(item["discriminator"]["mapping"]) == ["Article", "BlogPost", "Page", "Redirection"]
+    assert sorted(item["discriminator"]["mapping"]) == [
+        "Article",
+        "BlogPost",
+        "Page",
+        "Redirection",
+    ]
     page = document["components"]["schemas"]["PageWebResponseItem"]
     assert list(page["properties"])[:7] == [
         "@id", "@type", "title", "publishedAt", "slug", "url", "node"
@@ -71,7 +79,9 @@ def test_a_new_reachable_type_appears_without_code_change_or_restart(make_app):
     with app.app_context():
         load_site(app.extensions["cms.store"], site)
 
-    after = {o["operationId"]: o for o in operation(client.get("/api/docs.json").json)["x-operations"]}
+    after = {
+        o["operationId"]: o for o in operation(client.get("/api/docs.json").json)["x-operations"]
+    }
     assert after["event_get_by_path"]["serializationGroups"] == (
         SEED_GROUPS[:9] + ["nodes_sources_practical"] + SEED_GROUPS[9:]
     )

@@ -38,8 +38,16 @@ SHARE_IMAGE = {
 def test_envelope_fields_in_seed_order(client):
     body = get_path(client, "/about").json
     assert list(body) == [
-        "@context", "@id", "@type", "item", "breadcrumbs", "head", "blocks", "realms",
-        "hidingBlocks", "fooBar",
+        "@context",
+        "@id",
+        "@type",
+        "item",
+        "breadcrumbs",
+        "head",
+        "blocks",
+        "realms",
+        "hidingBlocks",
+        "fooBar",
     ]  # fmt: skip  (fooBar: the demo configuration's decoration, see test_extension_points)
     assert body["@context"] == "/api/contexts/WebResponse"
     assert body["@id"] == "/api/web_response_by_path?path=/about"
@@ -175,8 +183,15 @@ def test_breadcrumbs_root_first_item_excluded(client):
     assert [(i["@id"], i["title"], i["url"]) for i in crumbs["items"]] == [
         ("/api/blog_posts/1701", "Blog", "/blog")
     ]
-    assert list(crumbs["items"][0]) == ["@id", "@type", "title", "publishedAt", "slug", "url",
-                                        "node"]
+    assert list(crumbs["items"][0]) == [
+        "@id",
+        "@type",
+        "title",
+        "publishedAt",
+        "slug",
+        "url",
+        "node",
+    ]
 
 
 def test_breadcrumbs_skip_an_invisible_ancestor(client):
@@ -265,8 +280,11 @@ def test_redirection_to_an_internal_path(client):
 
 def test_redirection_to_an_external_uri(client):
     body = get_path(client, "/elsewhere").json
-    assert body["item"] == {"@type": "Redirection", "redirectUri": "https://example.org/",
-                            "type": 302}
+    assert body["item"] == {
+        "@type": "Redirection",
+        "redirectUri": "https://example.org/",
+        "type": 302,
+    }
     assert body["breadcrumbs"]["items"] == []
     assert body["blocks"] == []
     assert body["realms"] == []
