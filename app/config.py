@@ -25,6 +25,8 @@ DEFAULTS: dict[str, object] = {
     # Production mode (CMS_PRODUCTION=true) refuses to start without a strong JWT_SECRET.
     "PRODUCTION": False,
     "JWT_SECRET": None,
+    # Serve /bench/floor, the benchmark's static floor (make bench only).
+    "BENCH_FLOOR": False,
     # s-maxage (seconds) when a node has no ttl.
     "DEFAULT_S_MAXAGE": 300,
 }

@@ -53,4 +53,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from app.api import docs
 
     app.register_blueprint(docs.blp)
+    if app.config["BENCH_FLOOR"]:
+        from app.api import floor
+
+        app.register_blueprint(floor.blp)
     return app
