@@ -12,7 +12,7 @@ from app.realms import withheld
 from app.site import COMMON_CONTENT_GROUPS, Translation
 from app.web_response import ItemDumper
 from schemas.web_response import dump_walker
-from walkers.walker import AUTO_CHILDREN, MENU, WalkerContext, walk
+from walkers.walker import AUTO_CHILDREN, MENU, WalkerContext, walk_many
 
 MENUS_MAX_LEVEL = 3
 # Root node types listed in `menus`, with the walker kind of each.
@@ -20,23 +20,30 @@ MENU_WALKERS = {"Menu": MENU, "Footer": AUTO_CHILDREN}
 
 
 def menus(context: RequestContext, locale: str, dump: ItemDumper) -> dict[str, Any]:
-    """One walker per root Menu or Footer of the translation, ordered by position."""
+    """One walker per root Menu or Footer of the translation, ordered by position; all of them
+    are walked together, so each level costs one query whatever the number of menus."""
     generation = context.site.generation
-    out: dict[str, Any] = {}
-    for source in generation.root_sources_of_types(list(MENU_WALKERS), locale, context.visibility):
-        if withheld(source, context):
-            continue
-        walker_context = WalkerContext(
-            generation=generation,
-            locale=locale,
-            visibility=context.visibility,
-            root=source,
-            accept=lambda s: not withheld(s, context),
+    roots = [
+        (source, MENU_WALKERS[source["type"]])
+        for source in generation.root_sources_of_types(
+            list(MENU_WALKERS), locale, context.visibility
         )
-        kind = MENU_WALKERS[source["type"]]
-        root = walk(source, kind, MENUS_MAX_LEVEL, walker_context, context.definitions)
-        out[camel(f"{source['node']['node_name']} walker")] = dump_walker(root, dump, counts=True)
-    return out
+        if not withheld(source, context)
+    ]
+    if not roots:
+        return {}
+    walker_context = WalkerContext(
+        generation=generation,
+        locale=locale,
+        visibility=context.visibility,
+        root=roots[0][0],
+        accept=lambda s: not withheld(s, context),
+    )
+    walkers = walk_many(roots, MENUS_MAX_LEVEL, walker_context, context.definitions)
+    return {
+        camel(f"{w.item['node']['node_name']} walker"): dump_walker(w, dump, counts=True)
+        for w in walkers
+    }
 
 
 def build_common_content(context: RequestContext, translation: Translation) -> dict[str, Any]:

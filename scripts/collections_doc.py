@@ -15,6 +15,7 @@ import argparse
 import difflib
 import json
 import sys
+import textwrap
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -80,31 +81,32 @@ example document of the demo site (`seed/demo.json`, loaded as generation 1). Ex
 dates, shown here as ISO strings, are BSON dates in the database (`ISODate(...)` in mongosh).
 """
 
-# What each collection holds and which reads use it (`site` first, then KINDS in order).
+# What each collection holds and which reads use it (`site` first, then KINDS in order); the
+# script re-wraps each to 100 columns.
 DESCRIPTIONS: dict[str, str] = {
     SITE: """\
 The live pointer: one document, `{_id: "live"}`, naming the live generation (`version`), with the
 `sha256` of the fixture it was loaded from, `loaded_at` and the number of documents of each kind
 (`counts`). The loader writes it last, in one `replace_one` (upsert); it is the switch. Every
-process reads it (`Store.live()`) to find the generation to query, at most every
-`SITE_VERSION_TTL` seconds, and loads that generation's site model when the version changes. The
-loader compares `sha256` to skip loading the same fixture twice.""",
+process reads it (`Store.live()`) to find the generation to query, at most every `SITE_VERSION_TTL`
+seconds, and loads that generation's site model when the version changes. The loader compares
+`sha256` to skip loading the same fixture twice.""",
     "translations": """\
-One document per translation; `_id` is the locale. `default` marks the translation whose urls
-carry no locale prefix, `available: false` hides a translation outside preview, and
-`override_locale` is the url prefix used instead of the locale when set. Read whole
-(`Generation.all("translations")`) when a process loads the site model.""",
+One document per translation; `_id` is the locale. `default` marks the translation whose urls carry
+no locale prefix, `available: false` hides a translation outside preview, and `override_locale` is
+the url prefix used instead of the locale when set. Read whole (`Generation.all("translations")`)
+when a process loads the site model.""",
     "settings": """\
-One document per site setting; `_id` is the setting's name and `value` its value. The
-`share_image` setting also embeds the whole record of its document under `document`, so no
-further read is needed. Read whole (`Generation.all("settings")`) when a process loads the site
-model (head, common content).""",
+One document per site setting; `_id` is the setting's name and `value` its value. The `share_image`
+setting also embeds the whole record of its document under `document`, so no further read is
+needed. Read whole (`Generation.all("settings")`) when a process loads the site model (head, common
+content).""",
     "node_types": """\
 One document per node type; `_id` is the type name. `reachable` types have urls (pages, articles),
 the others are blocks shown inside them; `plural` names the type in IRIs (`/api/pages/1101`) and
-`fields` its field declarations as in the fixture (`children_nodes` fields list the child types
-its walker shows). Read whole (`Generation.all("node_types")`) when a process loads the site
-model (serialization, OpenAPI schemas).""",
+`fields` its field declarations as in the fixture (`children_nodes` fields list the child types its
+walker shows). Read whole (`Generation.all("node_types")`) when a process loads the site model
+(serialization, OpenAPI schemas).""",
     "documents": """\
 One document per document (media file) of the fixture, as declared there; `_id` is its id. No
 request queries it: every source embeds a summary of the documents its fields show (private ones
@@ -116,13 +118,13 @@ locale. No request queries it: every source embeds its node's `tag_ids` (the fee
 summaries in `node.tags` (name in the source's locale). It is the complete list, for inspection.""",
     "realms": """\
 One document per realm (access restriction); `_id` is its id. `type` says what grants it
-(`plain_password`: a password matching `password_hash`; `bearer_role`: a bearer token with
-`role`; `bearer_user`: a bearer token of one of `users`) and `behaviour` what happens otherwise
-(`deny`: 401, `hide_blocks`: protected blocks are left out, `none`: nothing). `password_hash` is the
-bcrypt hash given as `password` in the fixture (never a clear password); `nodes` lists the nodes
-the realm protects, with their inheritance. Read whole (`Generation.all("realms")`) into the site
-model; a request checks its credentials against the realms in the shown source's
-`node.realm_ids`, which the loader computed from `nodes` (inherited coverage included).""",
+(`plain_password`: a password matching `password_hash`; `bearer_role`: a bearer token with `role`;
+`bearer_user`: a bearer token of one of `users`) and `behaviour` what happens otherwise (`deny`:
+401, `hide_blocks`: protected blocks are left out, `none`: nothing). `password_hash` is the bcrypt
+hash given as `password` in the fixture (never a clear password); `nodes` lists the nodes the realm
+protects, with their inheritance. Read whole (`Generation.all("realms")`) into the site model; a
+request checks its credentials against the realms in the shown source's `node.realm_ids`, which the
+loader computed from `nodes` (inherited coverage included).""",
     "nodes": """\
 One document per node: the site tree. `_id` is the node id; `parent` and `position` place it,
 `ancestors` lists the ancestors root first, `children` every child by position, `walker_children`
@@ -131,27 +133,28 @@ realms covering it and `sources` the source id of each of its translations. No r
 every source embeds the node as it needs it (`node`, with `walker_children` as `children`). For
 inspection, e.g. `db.nodes_v1.find({parent: 11}).sort({position: 1})` (the `parent` index).""",
     "sources": """\
-One document per translation of a node (one per node and locale): what requests serve. `_id` is
-the source id; `url` is the canonical url (null for blocks, whose type is not reachable); `node`
-embeds the node (status, visibility, ttl, tags, ancestors, walker children, realms) and `fields`
-the values of its type's fields, documents and referenced sources included as summaries, so a response needs
-no other lookup. Reads: a resolved path fetches its source by `_id` with the publication filter;
-walkers fetch the listed children of several nodes in one query by `node_id` `$in` and `locale`
+One document per translation of a node (one per node and locale): what requests serve. `_id` is the
+source id; `url` is the canonical url (null for blocks, whose type is not reachable); `node` embeds
+the node (status, visibility, ttl, tags, ancestors, walker children, realms); `fields` holds the
+values of its type's fields, documents and referenced sources included as summaries; `alternates`
+lists the node's sources in the other translations (locale, url, published_at; empty for blocks),
+for the hreflang alternates of a response, filtered per request. So a response needs no other
+lookup. Reads: a resolved path fetches its source by `_id` with the publication filter; walkers
+fetch the listed children of several nodes in one query by `node_id` `$in` and `locale`
 (`node_locale`); article feeds query `locale`, `type` (and `node.tag_ids` `$all`), newest
-`published_at` first (`feed`); the site model reads the home of each translation (`node.home: true`,
-`home`) and the `privacy` / `legal` pages (`node.node_name`); common content reads the menus and
-footers (root nodes, `node.parent: null`, by `type` and `locale`).""",
+`published_at` first (`feed`); the site model reads the home of each translation (`node.home:
+true`, `home`) and the `privacy` / `legal` pages (`node.node_name`); common content reads the root
+menus and footers (`node.parent: null`, by `type` and `locale`).""",
     "paths": """\
-Every resolvable path and every redirection, each to its target; `_id` is the path, so
-resolving a path is one indexed find (`Generation.path()`, once per internal redirection hop)
-followed by the source by `_id`. `kind` is `url` (a source's canonical url), `home` (another path
-of a translation's home: `/<locale>`, `/<override_locale>`, e.g. `/en` for the default home whose
-url is `/`), `alias` (a source's second and further url aliases; the first one is already the last
-segment of its url) or
-`redirection` (to a source, `redirect_source_id`, or to a uri, `redirect_uri`, with
+Every resolvable path and every redirection, each to its target; `_id` is the path, so resolving a
+path is one indexed find (`Generation.path()`, once per internal redirection hop) followed by the
+source by `_id`. `kind` is `url` (a source's canonical url), `home` (another path of a
+translation's home: `/<locale>`, `/<override_locale>`, e.g. `/en` for the default home whose url is
+`/`), `alias` (a source's second and further url aliases; the first one is already the last segment
+of its url) or `redirection` (to a source, `redirect_source_id`, or to a uri, `redirect_uri`, with
 `redirect_type`). Other kinds carry `locale` and `source_id`. A redirection at a source's path
-takes its place. The `source` index lists the paths of a source:
-`db.paths_v1.find({source_id: 1101})`.""",
+takes its place. The `source` index lists the paths of a source: `db.paths_v1.find({source_id:
+1101})`.""",
 }
 
 # The example documents shown: (collection, _id) per section, in order.
@@ -193,10 +196,26 @@ def _index_table(indexes: dict[str, dict[str, Any]]) -> list[str]:
     return lines
 
 
+def _paragraph(text: str) -> str:
+    """A description, re-wrapped to 100 columns whatever its layout in this file."""
+    return textwrap.fill(
+        " ".join(text.split()), width=100, break_long_words=False, break_on_hyphens=False
+    )
+
+
 def _section(
     title: str, description: str, indexes: dict[str, dict[str, Any]], examples: list[dict]
 ) -> list[str]:
-    lines = [f"## `{title}`", "", description, "", "Indexes:", "", *_index_table(indexes), ""]
+    lines = [
+        f"## `{title}`",
+        "",
+        _paragraph(description),
+        "",
+        "Indexes:",
+        "",
+        *_index_table(indexes),
+        "",
+    ]
     lines.append("Example:" if len(examples) == 1 else "Examples:")
     for example in examples:
         lines += ["", "```json", _as_json(example), "```"]

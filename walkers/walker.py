@@ -7,7 +7,7 @@ invoked), so the number of queries grows with the depth of the tree, never with 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.publication import Visibility
@@ -73,8 +73,20 @@ def walk(
     definitions: DefinitionRegistry,
 ) -> Walker:
     """The walker of `root` with its descendants, breadth first, one query per level."""
-    top = Walker(kind, root, 0, max_level, (root["_id"],))
-    frontier = [top]
+    return walk_many([(root, kind)], max_level, context, definitions)[0]
+
+
+def walk_many(
+    roots: list[tuple[dict[str, Any], str]],
+    max_level: int,
+    context: WalkerContext,
+    definitions: DefinitionRegistry,
+) -> list[Walker]:
+    """Walkers of several (root, kind) trees at once: each level of all trees costs one query
+    (plus one per definition invoked). Definitions see the context of their own tree's root."""
+    tops = [Walker(kind, root, 0, max_level, (root["_id"],)) for root, kind in roots]
+    contexts = {top.item["_id"]: replace(context, root=top.item) for top in tops}
+    frontier = list(tops)
     while frontier:
         expanding = [w for w in frontier if w.expandable()]
         frontier = []
@@ -85,7 +97,7 @@ def walk(
                 stored.append(walker)
                 continue
             stops = definition.stops_collection
-            items = definition.children(walker.item, context)
+            items = definition.children(walker.item, contexts[walker.lineage[0]])
             walker.children = [walker.child(i, stopped=stops) for i in items if context.accept(i)]
             frontier.extend(walker.children)
         wanted = [node_id for w in stored for node_id in w.item["node"]["children"]]
@@ -100,4 +112,4 @@ def walk(
                 if node_id in found and context.accept(found[node_id])
             ]
             frontier.extend(walker.children)
-    return top
+    return tops
