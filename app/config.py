@@ -25,6 +25,9 @@ DEFAULTS: dict[str, object] = {
     # Production mode (CMS_PRODUCTION=true) refuses to start without a strong JWT_SECRET.
     "PRODUCTION": False,
     "JWT_SECRET": None,
+    # In-process cache of serialised public responses, per site generation (docs/performance.md).
+    "RESPONSE_CACHE": True,
+    "RESPONSE_CACHE_SIZE": 4096,
     # Serve /bench/floor, the benchmark's static floor (make bench only).
     "BENCH_FLOOR": False,
     # s-maxage (seconds) when a node has no ttl.

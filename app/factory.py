@@ -12,6 +12,7 @@ from app import db, errors
 from app.auth import check_secret, token_command
 from app.config import DEFAULTS, plain_environment
 from app.extensions import walker_definitions, web_response_transformer
+from app.response_cache import ResponseCache
 from app.site import SiteCache
 from schemas.items import SchemaRegistry
 
@@ -41,6 +42,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.extensions["cms.store"], float(app.config["SITE_VERSION_TTL"])
     )
     app.extensions["cms.schemas"] = SchemaRegistry()
+    app.extensions["cms.response_cache"] = ResponseCache(
+        int(app.config["RESPONSE_CACHE_SIZE"]), enabled=bool(app.config["RESPONSE_CACHE"])
+    )
     app.extensions["cms.walker_definitions"] = walker_definitions(app)
     app.extensions["cms.transformer"] = web_response_transformer(app)
 

@@ -6,9 +6,11 @@ SITE_VERSION_TTL seconds, so loading a site needs no restart.
 
 from __future__ import annotations
 
+import bisect
 import threading
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import current_app
@@ -143,6 +145,8 @@ class SiteModel:
     homes: dict[str, dict[str, Any]]
     # Sources of the nodes named privacy / legal, per locale, in that order of preference.
     policy_sources: dict[str, list[dict[str, Any]]]
+    # Future published_at values, sorted: public responses change by themselves at these moments.
+    publication_times: list[datetime] = field(default_factory=list)
     cache: dict[Any, Any] = field(default_factory=dict)
 
     @property
@@ -152,6 +156,11 @@ class SiteModel:
     def translation(self, locale: str) -> Translation | None:
         """The translation of a locale or override locale."""
         return next((t for t in self.translations.values() if t.matches(locale)), None)
+
+    def next_publication(self, now: datetime) -> datetime | None:
+        """The first moment after `now` at which some source becomes published, if any."""
+        index = bisect.bisect_right(self.publication_times, now)
+        return self.publication_times[index] if index < len(self.publication_times) else None
 
     def reachable_types(self) -> list[NodeType]:
         return [t for t in self.node_types.values() if t.reachable]
@@ -181,6 +190,7 @@ class SiteModel:
             realms={r["_id"]: r for r in generation.all("realms")},
             homes={h["locale"]: h for h in generation.homes()},
             policy_sources=policy,
+            publication_times=generation.publication_times_after(datetime.now(UTC)),
         )
 
 

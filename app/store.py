@@ -154,6 +154,13 @@ class Generation:
             )
         )
 
+    def publication_times_after(self, moment: Any) -> list[Any]:
+        """Every published_at later than `moment`: when the public site will change by itself."""
+        cursor = self._collection("sources").find(
+            {"published_at": {"$gt": moment}}, {"_id": 0, "published_at": 1}
+        )
+        return sorted({doc["published_at"] for doc in cursor})
+
     def path(self, path: str) -> dict[str, Any] | None:
         """The `paths` entry of a resolvable path: a source's url or alias, or a redirection."""
         return self._collection("paths").find_one({"_id": path})

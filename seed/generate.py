@@ -106,7 +106,12 @@ def showcase_blocks(site: Builder, page: int, prefix: str, blocks: int, depth: i
 
 
 def page_fields(site: Builder) -> dict[str, Any]:
-    return {"content": site.text(40), "sub_title": site.text(4), "header_image": [1], "sticky": False}
+    return {
+        "content": site.text(40),
+        "sub_title": site.text(4),
+        "header_image": [1],
+        "sticky": False,
+    }
 
 
 def sections(site: Builder, pages: int, blocks: int, depth: int) -> tuple[list[int], int]:
@@ -163,7 +168,7 @@ def generate(
     home = site.add("home", "Page", None, page_fields(site), home=True, position=0, title="Home")
     showcase_blocks(site, home, "home", blocks, depth)
     blog = site.add("blog", "BlogPost", None, {"content": site.text(10), "image": [2]})
-    page_count = max(SECTIONS + 1, reachable // 20)
+    page_count = max(SECTIONS + 2, reachable // 20)
     pages, _ = sections(site, page_count, blocks, depth)
     for i in range(reachable - 2 - len(pages)):
         tags = sorted(rng.sample(range(1, len(TAGS) + 1), rng.randint(1, 3)))

@@ -90,7 +90,7 @@ def test_listing_count_zero_lists_nothing(make_app):
 
 
 def test_one_query_per_feed_whatever_the_number_of_articles(make_app):
-    app = make_app()
+    app = make_app(RESPONSE_CACHE=False)
     client = app.test_client()
     store = app.extensions["cms.store"]
     get_path(client, "/about")

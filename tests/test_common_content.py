@@ -313,7 +313,7 @@ def with_main_menu_links(count: int) -> dict[str, Any]:
 
 
 def measure(make_app, count: int) -> int:
-    app = make_app(with_main_menu_links(count))
+    app = make_app(with_main_menu_links(count), RESPONSE_CACHE=False)
     client = app.test_client()
     store = app.extensions["cms.store"]
     get(client)  # warm: the site model and schemas are built once per generation

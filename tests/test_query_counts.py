@@ -27,7 +27,7 @@ class CommandCounter(monitoring.CommandListener):
 
 def measure(make_app, site, tier):
     counter = CommandCounter()
-    app = make_app(site, MONGODB_EVENT_LISTENERS=[counter])
+    app = make_app(site, MONGODB_EVENT_LISTENERS=[counter], RESPONSE_CACHE=False)
     client = app.test_client()
     store = app.extensions["cms.store"]
     get_path(client, "/about")  # warm: site model and schemas are built once per generation
@@ -50,7 +50,7 @@ def test_five_and_two_hundred_blocks_cost_the_same_queries(make_app, tier):
 
 
 def test_breadcrumbs_cost_one_query(make_app, tier):
-    app = make_app()
+    app = make_app(RESPONSE_CACHE=False)
     client = app.test_client()
     store = app.extensions["cms.store"]
     get_path(client, "/blog/first-article")

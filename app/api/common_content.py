@@ -6,7 +6,7 @@ from flask import Response, current_app, request
 from flask_smorest import Blueprint
 
 from app.common_content import build_common_content
-from app.http import send
+from app.http import cached, send
 from app.locale import resolve_translation
 from app.requests import request_context
 
@@ -43,6 +43,9 @@ PARAMETERS = [
 )
 def common_content() -> Response:
     context = request_context()
+    key, hit = cached(context, language=True)
+    if hit is not None:
+        return hit
     translation = resolve_translation(
         context.site,
         locale=request.args.get("_locale"),
@@ -51,4 +54,4 @@ def common_content() -> Response:
     )
     body = build_common_content(context, translation)
     s_maxage = int(current_app.config["DEFAULT_S_MAXAGE"])
-    return send(body, context, locale=translation.locale, s_maxage=s_maxage)
+    return send(body, context, locale=translation.locale, s_maxage=s_maxage, cache_key=key)

@@ -6,7 +6,7 @@ from flask import Response, current_app, request
 from flask_smorest import Blueprint
 
 from app.errors import NotFound
-from app.http import send
+from app.http import cached, send
 from app.paths import NOT_RESOLVED, normalise_path, resolve_path
 from app.requests import request_context
 
@@ -34,6 +34,9 @@ PATH_PARAMETER = {
 )
 def web_response_by_path() -> Response:
     context = request_context()
+    key, hit = cached(context, language=False)
+    if hit is not None:
+        return hit
     path = normalise_path(request.args.get("path"))
     resolution = resolve_path(path, context.site, context.visibility)
     transformer = current_app.extensions["cms.transformer"]
@@ -50,4 +53,13 @@ def web_response_by_path() -> Response:
     else:
         locale, ttl = source["locale"], source["node"]["ttl"]
     s_maxage = ttl * 60 if ttl else int(current_app.config["DEFAULT_S_MAXAGE"])
-    return send(body, context, locale=locale, s_maxage=s_maxage, headers=headers)
+    # Realm-protected responses are never stored, whatever the request's credentials.
+    return send(
+        body,
+        context,
+        locale=locale,
+        s_maxage=s_maxage,
+        source=source,
+        headers=headers,
+        cache_key=None if web_response.realms else key,
+    )

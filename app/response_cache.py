@@ -1,0 +1,70 @@
+"""The response cache: serialised public responses of this process, per site generation.
+
+A key names the generation, so loading a site invalidates everything at once; an entry expires
+at the next scheduled publication; preview and credential-dependent responses are never stored.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from flask import Request
+
+# Requests carrying any of these are never answered from, nor stored in, the cache.
+PRIVATE_PARAMETERS = ("_preview", "password")
+
+
+@dataclass(frozen=True)
+class CachedResponse:
+    payload: bytes
+    headers: dict[str, str]
+    s_maxage: int
+
+
+class ResponseCache:
+    """A bounded LRU of CachedResponse by key; thread-safe."""
+
+    def __init__(self, max_entries: int, enabled: bool = True):
+        self.enabled = enabled and max_entries > 0
+        self.max_entries = max_entries
+        self._entries: OrderedDict[tuple, tuple[datetime | None, CachedResponse]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def key(self, request: Request, version: int, *, language: bool) -> tuple | None:
+        """The key of a public request, or None for one that must not be cached."""
+        if not self.enabled or "Authorization" in request.headers:
+            return None
+        if any(name in request.args for name in PRIVATE_PARAMETERS):
+            return None
+        args: Any = tuple(sorted(request.args.items(multi=True)))
+        accept_language = request.headers.get("Accept-Language", "") if language else ""
+        return (version, request.path, args, accept_language)
+
+    def get(self, key: tuple | None, now: datetime) -> CachedResponse | None:
+        if key is None:
+            return None
+        with self._lock:
+            found = self._entries.get(key)
+            if found is None or (found[0] is not None and found[0] <= now):
+                self._entries.pop(key, None)
+                self.misses += 1
+                return None
+            self._entries.move_to_end(key)
+            self.hits += 1
+            return found[1]
+
+    def put(self, key: tuple, value: CachedResponse, expires: datetime | None) -> None:
+        with self._lock:
+            self._entries[key] = (expires, value)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.max_entries:
+                self._entries.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._entries)
