@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import click
-from flask.cli import with_appcontext
 import jwt
 from flask import Request, current_app
+from flask.cli import with_appcontext
 
 from app.errors import BadRequest, Forbidden, Unauthorized
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import sys
 
 import click
-from flask.cli import with_appcontext
 import mongomock
 import pymongo
 from flask import Flask, current_app
+from flask.cli import with_appcontext
 
 from app.fixture.load import FixtureError, load_site, read_fixture
 from app.store import Store

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from datetime import datetime
 from typing import Any
 
 from flask import Response, current_app, request

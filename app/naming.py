@@ -22,7 +22,7 @@ def slug(text: str) -> str:
 
 
 def plural(type_name: str) -> str:
-    """Resource collection name of a node type: `BlogPost` -> `blog_posts`, `Gallery` -> `galleries`."""
+    """Collection name of a node type: `BlogPost` -> `blog_posts`, `Gallery` -> `galleries`."""
     snake = _WORD_BOUNDARY.sub("_", type_name).lower()
     if re.search(r"[^aeiou]y$", snake):
         return snake[:-1] + "ies"

@@ -1,8 +1,8 @@
 """The MongoDB store: the only module that knows collection names, documents and query shapes.
 
 A site is written as a *generation*: one set of collections suffixed `_v<N>`. The single document
-`site` {_id: "live"} names the generation readers use, so switching to a new site is one atomic write
-and readers never see a half-loaded site. See docs/collections.md.
+`site` {_id: "live"} names the generation readers use, so switching to a new site is one
+atomic write and readers never see a half-loaded site. See docs/collections.md.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ class Store:
 
     def __init__(self, db: Database):
         self.db = db
-        # Commands sent by this process (reads and writes); tests and the benchmark take differences.
+        # Commands sent by this process (reads and writes); tests and the bench take differences.
         self.commands = 0
 
     # --- the live pointer -------------------------------------------------------------------

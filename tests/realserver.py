@@ -1,4 +1,4 @@
-"""The real MongoDB-protocol server of the test tier: TEST_MONGODB_URI, else a FerretDB started here."""
+"""The real server of the test tier: TEST_MONGODB_URI, else a FerretDB started here."""
 
 from __future__ import annotations
 

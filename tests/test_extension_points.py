@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from app.publication import Visibility
+from tests.helpers import get_path, titles
 from walkers.article_feed import ArticleFeedDefinition
 from walkers.definitions import WalkerDefinitionError
 from walkers.walker import WalkerContext
-from tests.helpers import get_path, titles
 
 
 def test_the_demo_decoration_adds_foo_bar(client):

@@ -1,4 +1,4 @@
-"""Realms, preview and tokens: nothing protected or unpublished reaches a request without the right."""
+"""Realms, preview, tokens: nothing protected or unpublished reaches a request without rights."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Walker definitions: per node type, code that supplies an item's children instead of stored ones."""
+"""Walker definitions: per node type, code supplying an item's children instead of stored ones."""
 
 from __future__ import annotations
 
