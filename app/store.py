@@ -161,6 +161,32 @@ class Generation:
         )
         return sorted({doc["published_at"] for doc in cursor})
 
+    def sources_page(
+        self,
+        query: dict[str, Any],
+        visibility: Visibility,
+        *,
+        sort: list[tuple[str, int]],
+        skip: int,
+        limit: int,
+    ) -> tuple[list[dict[str, Any]], int]:
+        """One page of the sources matching `query` that `visibility` may see, and their total."""
+        query = {**query, **source_filter(visibility)}
+        sources = self._collection("sources")
+        page = list(sources.find(query, batch_size=limit + 1).sort(sort).skip(skip).limit(limit))
+        return page, self._collection("sources").count_documents(query)
+
+    def node(self, node_id: int) -> dict[str, Any] | None:
+        return self._collection("nodes").find_one({"_id": node_id})
+
+    def tags(self, tag_ids: list[int]) -> list[dict[str, Any]]:
+        return list(self._collection("tags").find({"_id": {"$in": tag_ids}}))
+
+    def document(self, document_id: int) -> dict[str, Any] | None:
+        return self._collection("documents").find_one(
+            {"_id": document_id, "private": {"$ne": True}}
+        )
+
     def path(self, path: str) -> dict[str, Any] | None:
         """The `paths` entry of a resolvable path: a source's url or alias, or a redirection."""
         return self._collection("paths").find_one({"_id": path})

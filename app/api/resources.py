@@ -1,0 +1,93 @@
+"""Item and collection entry points of the resources that responses link to by `@id`."""
+
+from __future__ import annotations
+
+from flask import Response, current_app, request
+from flask_smorest import Blueprint
+
+from app import resources
+from app.http import cached, send
+from app.requests import request_context
+
+blp = Blueprint(
+    "Resources",
+    __name__,
+    url_prefix="/api",
+    description="Entry points of the resources the WebResponse links to by @id.",
+)
+
+
+def _send(body, context, locale: str, ttl_minutes: int | None = None, source=None, key=None):
+    default = int(current_app.config["DEFAULT_S_MAXAGE"])
+    s_maxage = ttl_minutes * 60 if ttl_minutes else default
+    return send(body, context, locale=locale, s_maxage=s_maxage, source=source, cache_key=key)
+
+
+@blp.route("/<string:plural>/<int:source_id>")
+@blp.doc(summary="A node source of a reachable node type, by id", operationId="source_get")
+def source_get(plural: str, source_id: int) -> Response:
+    context = request_context()
+    body, source = resources.source_item(context, plural, source_id)
+    key = None if source["node"]["realm_ids"] else cached(context, language=False)[0]
+    return _send(body, context, source["locale"], source["node"]["ttl"], source, key)
+
+
+@blp.route("/<string:plural>")
+@blp.doc(
+    summary="Node sources of a reachable node type (hydra:Collection)",
+    operationId="source_collection",
+    parameters=[
+        {
+            "name": n,
+            "in": "query",
+            "required": False,
+            "schema": {"type": "string"},
+            "description": d,
+        }
+        for n, d in (
+            ("_locale", "Translation (default: the default translation)"),
+            ("tags", "Comma-separated tag slugs; items must carry all of them"),
+            ("node.visible", "true or false"),
+            ("order[publishedAt]", "asc or desc (default desc)"),
+            ("order[position]", "asc or desc"),
+            ("page", "Page number, from 1"),
+            ("itemsPerPage", "1 to 100 (default 30)"),
+        )
+    ],
+)
+def source_collection(plural: str) -> Response:
+    context = request_context()
+    body, translation = resources.source_collection(context, plural, request.path, request.args)
+    return _send(body, context, translation.locale)
+
+
+@blp.route("/nodes/<int:node_id>")
+@blp.doc(summary="A node, by id", operationId="node_get")
+def node_get(node_id: int) -> Response:
+    context = request_context()
+    body = resources.node_item(context, node_id, request.args)
+    return _send(body, context, context.site.default_translation.locale)
+
+
+@blp.route("/documents/<int:document_id>")
+@blp.doc(summary="A public document, by id", operationId="document_get")
+def document_get(document_id: int) -> Response:
+    context = request_context()
+    body = resources.document_item(context, document_id, request.args)
+    return _send(body, context, context.site.default_translation.locale)
+
+
+@blp.route("/tags/<int:tag_id>")
+@blp.doc(summary="A tag, by id", operationId="tag_get")
+def tag_get(tag_id: int) -> Response:
+    context = request_context()
+    body = resources.tag_item(context, tag_id, request.args)
+    return _send(body, context, context.site.default_translation.locale)
+
+
+@blp.route("/realms/<int:realm_id>")
+@blp.doc(summary="A realm (public description), by id", operationId="realm_get")
+def realm_get(realm_id: int) -> Response:
+    context = request_context()
+    return _send(resources.realm_item(context, realm_id), context,
+                 context.site.default_translation.locale)  # fmt: skip

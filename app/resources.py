@@ -1,0 +1,198 @@
+"""Per-resource entry points: every `@id` the responses contain dereferences here."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from pymongo import ASCENDING, DESCENDING
+from werkzeug.datastructures import MultiDict
+
+from app.context import RequestContext
+from app.errors import BadRequest, NotFound
+from app.fixture.materialise import document_summary, tag_summary
+from app.locale import resolve_translation
+from app.realms import decide, granted, realm_view
+from app.site import NodeType
+from app.web_response import ItemDumper
+from schemas.fields import document_schema, node_schema, tag_schema
+
+ITEMS_PER_PAGE = 30
+MAX_ITEMS_PER_PAGE = 100
+ORDERS = {"publishedAt": "published_at", "position": "node.position"}
+DISPLAY = frozenset({"document_display", "tag_base", "tag_parent"})
+_SLUGS = re.compile(r"[a-z0-9][a-z0-9._-]*(,[a-z0-9][a-z0-9._-]*)*")
+
+
+def reachable_type(context: RequestContext, plural: str) -> NodeType:
+    for node_type in context.site.reachable_types():
+        if node_type.plural == plural:
+            return node_type
+    raise NotFound(f'No resource "/api/{plural}"')
+
+
+def source_item(context: RequestContext, plural: str, source_id: int) -> dict[str, Any]:
+    """A reachable source by id, under the publication and realm rules of web_response_by_path."""
+    node_type = reachable_type(context, plural)
+    source = context.site.generation.source(source_id, context.visibility)
+    if source is None or source["type"] != node_type.name:
+        raise NotFound(f"No {node_type.name} {source_id}")
+    translation = context.site.translations[source["locale"]]
+    if not (translation.available or context.visibility.preview):
+        raise NotFound(f"No {node_type.name} {source_id}")
+    decide(source, context)  # raises 401 for a deny realm not granted
+    item = ItemDumper(context, frozenset(node_type.operation_groups()))(source, item=True)
+    return {"@context": f"/api/contexts/{node_type.name}", **item}, source
+
+
+@dataclass(frozen=True)
+class CollectionQuery:
+    page: int
+    per_page: int
+    locale: str | None
+    tags: list[str]
+    visible: bool | None
+    sort: list[tuple[str, int]]
+
+
+def _int(args: MultiDict, name: str, default: int, low: int, high: int) -> int:
+    value = args.get(name)
+    if value is None:
+        return default
+    if not value.isdigit() or not low <= int(value) <= high:
+        raise BadRequest(f"{name} must be an integer from {low} to {high}")
+    return int(value)
+
+
+def parse_collection(args: MultiDict) -> CollectionQuery:
+    """Strict parsing of the collection parameters; anything malformed is a 400."""
+    tags = args.get("tags")
+    if tags is not None and not _SLUGS.fullmatch(tags):
+        raise BadRequest("tags must be comma-separated tag slugs")
+    visible = args.get("node.visible")
+    if visible not in (None, "true", "false"):
+        raise BadRequest("node.visible must be true or false")
+    sort = []
+    for key, value in args.items(multi=True):
+        if key.startswith("order[") and key.endswith("]"):
+            field = ORDERS.get(key[6:-1])
+            if field is None or value not in ("asc", "desc"):
+                raise BadRequest("order must be order[publishedAt] or order[position], asc or desc")
+            sort.append((field, ASCENDING if value == "asc" else DESCENDING))
+    return CollectionQuery(
+        page=_int(args, "page", 1, 1, 1_000_000),
+        per_page=_int(args, "itemsPerPage", ITEMS_PER_PAGE, 1, MAX_ITEMS_PER_PAGE),
+        locale=args.get("_locale"),
+        tags=tags.split(",") if tags else [],
+        visible=None if visible is None else visible == "true",
+        sort=[*(sort or [("published_at", DESCENDING)]), ("_id", ASCENDING)],
+    )
+
+
+def _page_iri(path: str, args: MultiDict, page: int) -> str:
+    params = [(k, v) for k, v in args.items(multi=True) if k != "page"] + [("page", str(page))]
+    return f"{path}?{urlencode(params)}"
+
+
+def source_collection(
+    context: RequestContext, plural: str, path: str, args: MultiDict
+) -> dict[str, Any]:
+    """A hydra:Collection of the shown sources of one reachable type in one translation."""
+    node_type = reachable_type(context, plural)
+    parsed = parse_collection(args)
+    translation = resolve_translation(
+        context.site, locale=parsed.locale, accept_language=None, preview=context.visibility.preview
+    )
+    denied = [
+        r["_id"]
+        for r in context.site.realms.values()
+        if r["behaviour"] == "deny" and not granted(r, context)
+    ]
+    query: dict[str, Any] = {"type": node_type.name, "locale": translation.locale}
+    if denied:
+        query["node.realm_ids"] = {"$nin": denied}
+    if parsed.tags:
+        query["node.tags.slug"] = {"$all": parsed.tags}
+    if parsed.visible is not None:
+        query["node.visible"] = parsed.visible
+    members, total = context.site.generation.sources_page(
+        query,
+        context.visibility,
+        sort=parsed.sort,
+        skip=(parsed.page - 1) * parsed.per_page,
+        limit=parsed.per_page,
+    )
+    dump = ItemDumper(context, frozenset(node_type.operation_groups()))
+    last = max(1, -(-total // parsed.per_page))
+    view: dict[str, Any] = {
+        "@id": _page_iri(path, args, parsed.page),
+        "@type": "hydra:PartialCollectionView",
+        "hydra:first": _page_iri(path, args, 1),
+        "hydra:last": _page_iri(path, args, last),
+    }
+    if parsed.page > 1:
+        view["hydra:previous"] = _page_iri(path, args, parsed.page - 1)
+    if parsed.page < last:
+        view["hydra:next"] = _page_iri(path, args, parsed.page + 1)
+    return {
+        "@context": f"/api/contexts/{node_type.name}",
+        "@id": path,
+        "@type": "hydra:Collection",
+        "hydra:totalItems": total,
+        "hydra:member": [dump(s) for s in members],
+        "hydra:view": view,
+    }, translation
+
+
+def _locale(context: RequestContext, args: MultiDict) -> str:
+    return resolve_translation(
+        context.site,
+        locale=args.get("_locale"),
+        accept_language=None,
+        preview=context.visibility.preview,
+    ).locale
+
+
+def node_item(context: RequestContext, node_id: int, args: MultiDict) -> dict[str, Any]:
+    """A node: published (or previewed), not withheld by a deny realm."""
+    generation = context.site.generation
+    node = generation.node(node_id)
+    if node is None or node["status"] not in context.visibility.statuses():
+        raise NotFound(f"No node {node_id}")
+    decide({"node": node}, context)
+    locale = _locale(context, args)
+    default = context.site.default_translation.locale
+    tags = [
+        tag_summary(t | {"id": t["_id"]}, locale, default) for t in generation.tags(node["tag_ids"])
+    ]
+    shown = node_schema(DISPLAY, with_position=True)().dump(
+        {"id": node["_id"], "visible": node["visible"], "position": node["position"], "tags": tags}
+    )
+    return {"@context": "/api/contexts/Node", **shown, "nodeName": node["node_name"],
+            "nodeType": node["type"]}  # fmt: skip
+
+
+def document_item(context: RequestContext, document_id: int, args: MultiDict) -> dict[str, Any]:
+    document = context.site.generation.document(document_id)
+    if document is None:
+        raise NotFound(f"No document {document_id}")
+    summary = document_summary(document | {"id": document["_id"]}, _locale(context, args))
+    return {"@context": "/api/contexts/Document", **document_schema(DISPLAY)().dump(summary)}
+
+
+def tag_item(context: RequestContext, tag_id: int, args: MultiDict) -> dict[str, Any]:
+    found = context.site.generation.tags([tag_id])
+    if not found:
+        raise NotFound(f"No tag {tag_id}")
+    default = context.site.default_translation.locale
+    summary = tag_summary(found[0] | {"id": tag_id}, _locale(context, args), default)
+    return {"@context": "/api/contexts/Tag", **tag_schema(DISPLAY)().dump(summary)}
+
+
+def realm_item(context: RequestContext, realm_id: int) -> dict[str, Any]:
+    realm = context.site.realms.get(realm_id)
+    if realm is None:
+        raise NotFound(f"No realm {realm_id}")
+    return {"@context": "/api/contexts/Realm", **realm_view(realm)}
