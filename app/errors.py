@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response
+from flask import Flask, Response, g, request
 from werkzeug.exceptions import HTTPException
 
 from app.jsonld import json_response
@@ -64,17 +64,26 @@ def problem(status: int, message: str, headers: dict[str, str] | None = None) ->
     return response
 
 
+def _logged(status: int, message: str) -> None:
+    """Every error is logged once, with the request id the response carries."""
+    level = logging.ERROR if status >= 500 else logging.INFO
+    log.log(level, "%s %s -> %d %s [request %s]", request.method, request.full_path.rstrip("?"),
+            status, message, g.get("request_id", "-"))  # fmt: skip
+
+
 def init_app(app: Flask) -> None:
     """Route every error, expected or not, through problem()."""
 
     @app.errorhandler(ApiError)
     def _api_error(error: ApiError) -> Response:
+        _logged(error.status, error.message)
         return problem(error.status, error.message, error.headers)
 
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException) -> Response:
         status = error.code or 500
         message = error.description if status < 500 else "Internal Server Error"
+        _logged(status, message)
         headers = {}
         if status == 405 and error.valid_methods:  # type: ignore[attr-defined]
             headers["Allow"] = ", ".join(error.valid_methods)  # type: ignore[attr-defined]
@@ -85,7 +94,7 @@ def init_app(app: Flask) -> None:
         from pymongo.errors import ConnectionFailure
 
         if isinstance(error, ConnectionFailure):
-            log.warning("database unreachable: %s", error)
+            _logged(503, f"database unreachable: {type(error).__name__}")
             return problem(503, "Service Unavailable: the database does not answer.")
-        log.exception("unhandled error")
+        log.exception("unhandled error [request %s]", g.get("request_id", "-"))
         return problem(500, "Internal Server Error")

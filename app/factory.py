@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from app import db, errors
+from app import db, errors, requests
 from app.auth import check_secret, token_command
 from app.config import DEFAULTS, plain_environment
 from app.extensions import walker_definitions, web_response_transformer
@@ -35,7 +35,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(config)
 
     check_secret(app.config)
-    errors.init_app(app)
     db.init_app(app)
     app.cli.add_command(token_command)
     app.extensions["cms.site"] = SiteCache(
@@ -54,6 +53,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     app.extensions["cms.api"] = api
+    errors.init_app(app)  # after Api(), whose own HTTPException handler it replaces
+    requests.init_app(app)
     from app.api import docs
 
     app.register_blueprint(docs.blp)

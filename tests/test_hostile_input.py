@@ -1,0 +1,128 @@
+"""Hostile input: every case gets a clear problem+json answer and leaves the database unchanged."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import WR, problem_detail
+
+NOT_RESOLVED = "None of the chained PathResolverInterface were able to resolve path"
+BAD_ENCODING = "path is not valid percent-encoded UTF-8"
+CONTROL = "path contains control characters"
+
+CASES = [
+    # (raw query string, status, detail)
+    ("path=/" + "a" * 2100, 400, "path is longer than 2048 characters"),
+    ("path=/" + "a" * 4100, 414, "The request URL is longer than 4096 characters."),
+    ("path=/abo%00ut", 400, CONTROL),
+    ("path=/about%0d%0aSet-Cookie:x", 400, CONTROL),
+    ("path=%2Fabo%2500ut", 400, CONTROL),  # NUL hidden behind a second encoding
+    ("path=/caf%ff", 400, BAD_ENCODING),
+    ("path=/caf%25ff", 400, BAD_ENCODING),
+    ("path=/caf%zz", 404, NOT_RESOLVED),  # not an escape: matched literally
+    ("path=/blog/../about", 404, NOT_RESOLVED),  # no traversal: exact match only
+    ("path=/../../etc/passwd", 404, NOT_RESOLVED),
+    ("path=/.*", 404, NOT_RESOLVED),  # regex metacharacters are never interpreted
+    ("path=/(a|b)%2B$", 404, NOT_RESOLVED),
+    ("path[$ne]=x", 400, "path query parameter is mandatory"),  # operator injection
+    ("path=%7B%22%24ne%22%3A%20null%7D", 404, NOT_RESOLVED),  # {"$ne": null} as text
+    ("path=/$where", 404, NOT_RESOLVED),
+    ("path=/a.b.$c", 404, NOT_RESOLVED),
+    ("path=/&path=/about", 400, '"path" must be given once'),
+    ("path=/&_preview=1&_preview=0", 400, '"_preview" must be given once'),
+    (
+        "path=/&_preview=%00",
+        400,
+        "_preview must be one of 1, true, on, yes, y (or 0, false, off, no, n)",
+    ),  # fmt: skip
+]
+
+
+@pytest.fixture
+def isolated(make_app):
+    app = make_app()
+    store = app.extensions["cms.store"]
+
+    def snapshot():
+        with app.app_context():
+            live = store.live()
+            return live, store.generations(), store.dump_generation(live["version"])
+
+    return app.test_client(), snapshot
+
+
+@pytest.mark.parametrize(("query", "status", "detail"), CASES, ids=[c[0][:40] for c in CASES])
+def test_hostile_queries(isolated, query, status, detail):
+    client, snapshot = isolated
+    before = snapshot()
+    response = client.get(f"{WR}?{query}")
+    assert response.status_code == status
+    assert problem_detail(response) == detail
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("url", "headers", "status", "detail"),
+    [
+        ("/api/common_content", {"Accept-Language": "fr;q=0.9, " * 5000 + "en"}, 200, None),
+        ("/api/common_content?_locale=../../x", {}, 400, "_locale is not a valid locale"),
+        ("/api/common_content?_locale=%24ne", {}, 400, "_locale is not a valid locale"),
+        ("/api/common_content?_locale[$ne]=x", {}, 200, None),  # unknown parameter: ignored
+        ("/api/articles?tags[$ne]=x", {}, 200, None),
+        ("/api/articles?tags=news&tags=events", {}, 400, '"tags" must be given once'),
+        (WR + "?path=/", {"Accept": "text/html"}, 406,
+         "Requested format is not supported: use application/ld+json or application/json."),
+        (WR + "?path=/", {"Authorization": "Bearer " + "x" * 5000}, 200, None),
+        (WR + "?path=/", {"Authorization": "PasswordQuery " + "\x00" * 10}, 200, None),
+    ],
+)  # fmt: skip
+def test_hostile_parameters_and_headers(isolated, url, headers, status, detail):
+    client, snapshot = isolated
+    before = snapshot()
+    response = client.get(url, headers=headers)
+    assert response.status_code == status
+    if detail is not None:
+        assert problem_detail(response) == detail
+    assert snapshot() == before
+
+
+def test_other_methods_are_405_problems(isolated):
+    client, snapshot = isolated
+    before = snapshot()
+    for method in ("post", "put", "patch", "delete"):
+        response = getattr(client, method)(f"{WR}?path=/")
+        assert response.status_code == 405
+        assert response.headers["Allow"] == "GET, HEAD, OPTIONS"
+        assert problem_detail(response) == "The method is not allowed for the requested URL."
+    assert snapshot() == before
+
+
+def test_unknown_route_is_a_404_problem(isolated):
+    client, _ = isolated
+    response = client.get("/nowhere")
+    assert response.status_code == 404
+    assert response.mimetype == "application/problem+json"
+
+
+def test_request_id_is_echoed_or_generated(isolated):
+    client, _ = isolated
+    assert (
+        client.get("/healthz", headers={"X-Request-Id": "abc-123"}).headers["X-Request-Id"]
+        == "abc-123"
+    )
+    generated = client.get(f"{WR}?path=/nope", headers={"X-Request-Id": "bad id; drop"})
+    assert len(generated.headers["X-Request-Id"]) == 32
+
+
+def test_internal_errors_never_leak(make_app, monkeypatch):
+    app = make_app()
+    client = app.test_client()
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("secret internals at /srv/app.py line 42")
+
+    monkeypatch.setattr("app.api.web_response.resolve_path", boom)
+    response = client.get(f"{WR}?path=/about")
+    assert response.status_code == 500
+    assert problem_detail(response) == "Internal Server Error"
+    assert b"secret" not in response.data
