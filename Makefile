@@ -9,7 +9,7 @@ PORT ?= 5000
 FIXTURE ?= seed/demo.json
 WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: help run serve test test-mongomock test-ferretdb seed lint format ferretdb clean
+.PHONY: help run serve test test-mongomock test-ferretdb seed lint format ferretdb clean bench
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -42,6 +42,9 @@ ferretdb: ## Install FerretDB 1.24.2 into $$(go env GOPATH)/bin
 seed: $(STAMP) ## Load FIXTURE (default seed/demo.json) into MONGODB_URI
 	@test -n "$$MONGODB_URI" || { echo "MONGODB_URI is not set: make seed loads a MongoDB server"; exit 2; }
 	$(VENV)/bin/flask --app app:create_app seed $(FIXTURE)
+
+bench: $(STAMP) ## Benchmark generated sites on FerretDB or MONGODB_URI (BENCH_SIZES=1000,10000,100000 BENCH_SECONDS=10)
+	PATH="$$PATH:$$(go env GOPATH 2>/dev/null || echo $$HOME/go)/bin" BENCH_SIZES="$(BENCH_SIZES)" BENCH_SECONDS="$(BENCH_SECONDS)" $(PY) -m bench.run
 
 lint: $(STAMP) ## ruff check and format check
 	$(VENV)/bin/ruff check .

@@ -86,7 +86,7 @@ def init_app(app: Flask) -> None:
         _logged(status, message)
         headers = {}
         if status == 405 and error.valid_methods:  # type: ignore[attr-defined]
-            headers["Allow"] = ", ".join(error.valid_methods)  # type: ignore[attr-defined]
+            headers["Allow"] = ", ".join(sorted(error.valid_methods))  # type: ignore[attr-defined]
         return problem(status, message, headers)
 
     @app.errorhandler(Exception)

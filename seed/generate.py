@@ -79,7 +79,7 @@ def fan_out(total: int, depth: int) -> int:
 
 
 def block_tree(site: Builder, parent: int, prefix: str, total: int, depth: int) -> None:
-    """`total` ContentBlocks and GroupBlocks under `parent`, nested `depth` levels, breadth first."""
+    """`total` ContentBlocks and GroupBlocks under `parent`, `depth` levels, breadth first."""
     fan, containers, remaining = fan_out(total, depth), [parent], total
     for level in range(1, depth + 1):
         reserve = depth - level  # at least one block per deeper level
