@@ -1,0 +1,76 @@
+"""Database outages: 503 problem+json within a bounded time, then recovery without restart."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from app import create_app
+from app.fixture.load import load_site
+from tests.conftest import JWT_SECRET, demo_site
+from tests.helpers import get_path, problem_detail
+from tests.realserver import FerretDB, ferretdb_binary, free_port
+
+UNAVAILABLE = "Service Unavailable: the database does not answer."
+TIMEOUT_MS = 1000
+# Generous: server selection (TIMEOUT_MS) plus connection attempts, far below a client's patience.
+BOUND_SECONDS = 15
+
+
+def outage_answers(client):
+    started = time.monotonic()
+    page = get_path(client, "/about")
+    elapsed = time.monotonic() - started
+    assert page.status_code == 503
+    assert problem_detail(page) == UNAVAILABLE
+    assert elapsed < BOUND_SECONDS
+    ready = client.get("/readyz")
+    assert ready.status_code == 503
+    assert problem_detail(ready) == UNAVAILABLE
+    assert client.get("/healthz").status_code == 200  # the process itself is fine
+
+
+def test_unreachable_server_is_503(tmp_path):
+    app = create_app(
+        {
+            "MONGODB_URI": f"mongodb://127.0.0.1:{free_port()}/",
+            "MONGODB_TIMEOUT_MS": TIMEOUT_MS,
+            "SITE_VERSION_TTL": 0,
+            "JWT_SECRET": JWT_SECRET,
+        }
+    )
+    outage_answers(app.test_client())
+
+
+def test_server_stopped_mid_run_then_back(tier):
+    if tier != "ferretdb":
+        pytest.skip("needs the real server: runs in the ferretdb tier")
+    binary = ferretdb_binary()
+    if binary is None:
+        pytest.skip("the ferretdb tier runs on TEST_MONGODB_URI, which this test cannot stop")
+    server = FerretDB(binary).start()
+    try:
+        app = create_app(
+            {
+                "MONGODB_URI": server.uri,
+                "MONGODB_DB": "outage",
+                "MONGODB_TIMEOUT_MS": TIMEOUT_MS,
+                "SITE_VERSION_TTL": 0,
+                "RESPONSE_CACHE": False,
+                "JWT_SECRET": JWT_SECRET,
+            }
+        )
+        with app.app_context():
+            load_site(app.extensions["cms.store"], demo_site())
+        client = app.test_client()
+        assert get_path(client, "/about").status_code == 200
+
+        server.stop()
+        outage_answers(client)
+
+        server.start()  # same port, same data directory
+        assert get_path(client, "/about").status_code == 200
+        assert client.get("/readyz").status_code == 200
+    finally:
+        server.close()
