@@ -55,9 +55,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["cms.api"] = api
     errors.init_app(app)  # after Api(), whose own HTTPException handler it replaces
     requests.init_app(app)
-    from app.api import docs
+    from app.api import contexts, docs
 
     app.register_blueprint(docs.blp)
+    app.register_blueprint(contexts.blp)
     if app.config["BENCH_FLOOR"]:
         from app.api import floor
 

@@ -1,0 +1,26 @@
+"""GET /api/contexts/<Type>: the JSON-LD context of each type the API emits."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, request
+
+from app.contexts import context_document, context_terms
+from app.errors import NotFound
+from app.jsonld import LD_JSON, json_response
+from app.site import current_site
+
+MAX_AGE = 3600
+
+
+# A plain Flask blueprint: contexts are not API operations, so they stay out of the OpenAPI paths.
+blp = Blueprint("contexts", __name__, url_prefix="/api/contexts")
+
+
+@blp.route("/<name>")
+def context(name: str) -> Response:
+    terms = context_terms(current_site(), name)
+    if terms is None:
+        raise NotFound(f'No context for type "{name}"')
+    response = json_response(context_document(terms, request.host_url), mimetype=LD_JSON)
+    response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
+    return response
