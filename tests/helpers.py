@@ -27,3 +27,13 @@ def node(site: dict[str, Any], name: str) -> dict[str, Any]:
 def problem_detail(response) -> str:
     assert response.mimetype == "application/problem+json", response.data
     return response.json["detail"]
+
+
+def cold_commands(app, path: str) -> int:
+    """Store commands of one warm request for `path` (site model and schemas already built)."""
+    client = app.test_client()
+    store = app.extensions["cms.store"]
+    get_path(client, path)
+    before = store.commands
+    assert get_path(client, path).status_code == 200
+    return store.commands - before
