@@ -26,7 +26,8 @@ API_SETTINGS = {
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Defaults, then the environment (MONGODB_URI..., CMS_*), then `config`."""
-    app = Flask(__name__)
+    # No implicit /static route: the docs assets have their own (app/api/docs.py).
+    app = Flask(__name__, static_folder=None)
     app.config.from_mapping(DEFAULTS)
     app.config.from_mapping(API_SETTINGS)
     app.config.from_mapping(plain_environment())
