@@ -9,7 +9,10 @@ from typing import Any
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
-from app.site import SiteModel
+from app.realms import SCHEMES
+from app.resources import DISPLAY
+from app.site import COMMON_CONTENT_GROUPS, SiteModel
+from schemas.fields import document_schema, node_schema, tag_schema
 from schemas.items import SchemaRegistry
 
 WEB_RESPONSE_PATH = "/api/web_response_by_path"
@@ -61,17 +64,146 @@ def _converter():
     return spec.plugins[0].converter
 
 
-def _problem_responses() -> dict[str, Any]:
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+# Every error a request can meet, sent as application/problem+json (app.errors.problem).
+ERRORS = {
+    "400": "Malformed parameter (e.g. missing path, a parameter given twice)",
+    "401": "A realm denies the resource without credentials, or preview without a token",
+    "403": "Preview asked with a token that does not grant it",
+    "404": "No published item, resource or translation here",
+    "406": "The Accept header admits no JSON media type",
+    "414": "The request URL is too long",
+    "503": "The database does not answer, or no site is loaded",
+}
+HYGIENE = ("400", "414")  # checked before any route (app.requests)
+API_ERRORS = tuple(ERRORS)
+JSON_LD = ("application/ld+json", "application/json")  # chosen by Accept (app.http)
+# path -> (description of the 200, its schema (a components/schemas name), media types, errors).
+RESPONSES: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]] = {
+    "/healthz": ("The process is up", "Liveness", ("application/json",), HYGIENE),
+    "/readyz": ("The database answers", "Readiness", ("application/json",), (*HYGIENE, "503")),
+    WEB_RESPONSE_PATH: ("The WebResponse of the item at the path", "WebResponse", JSON_LD,
+                        API_ERRORS),
+    "/api/common_content": ("The content every page shares", "CommonContent", JSON_LD, API_ERRORS),
+    "/api/{plural}/{source_id}": ("A node source", "NodeSource", JSON_LD, API_ERRORS),
+    "/api/{plural}": ("A page of node sources", "NodeSourceCollection", JSON_LD, API_ERRORS),
+    "/api/nodes/{node_id}": ("A node", "Node", JSON_LD, API_ERRORS),
+    "/api/documents/{document_id}": ("A document", "Document", JSON_LD, API_ERRORS),
+    "/api/tags/{tag_id}": ("A tag", "Tag", JSON_LD, API_ERRORS),
+    "/api/realms/{realm_id}": ("A realm", "Realm", JSON_LD, API_ERRORS),
+}  # fmt: skip
+
+
+def _problem_responses(statuses: tuple[str, ...] = API_ERRORS) -> dict[str, Any]:
     content = {"application/problem+json": {"schema": PROBLEM}}
-    return {
-        status: {"description": text, "content": content}
-        for status, text in (
-            ("400", "Malformed parameter (e.g. missing path)"),
-            ("401", "A realm denies the resource without credentials"),
-            ("404", "No published item at this path"),
-            ("503", "The database does not answer"),
-        )
+    return {status: {"description": ERRORS[status], "content": content} for status in statuses}
+
+
+def _responses(path: str) -> dict[str, Any]:
+    description, schema, media_types, errors = RESPONSES[path]
+    content = {media_type: {"schema": _ref(schema)} for media_type in media_types}
+    return {"200": {"description": description, "content": content}, **_problem_responses(errors)}
+
+
+def _object(properties: dict[str, Any]) -> dict[str, Any]:
+    """A closed object whose every property is required (as the service always sends them)."""
+    return {"type": "object", "properties": properties, "required": list(properties),
+            "additionalProperties": False}  # fmt: skip
+
+
+def _with_context(json_schema: dict[str, Any], **properties: Any) -> dict[str, Any]:
+    """A resource schema: `json_schema` preceded by its "@context" and followed by `properties`."""
+    return _object({"@context": {"type": "string"}, **json_schema["properties"], **properties})
+
+
+def _one_of(names: list[str]) -> dict[str, Any]:
+    return {"oneOf": [_ref(name) for name in names]}
+
+
+def _status(value: str) -> dict[str, Any]:
+    return _object({"status": {"type": "string", "const": value}})
+
+
+def _resource_schemas(site: SiteModel, schemas: SchemaRegistry, converter: Any) -> dict[str, Any]:
+    """Schemas of the entry points of app.api.resources and of common_content, from the same
+    marshmallow schemas that serialise them."""
+    out: dict[str, Any] = {}
+    types = site.reachable_types()
+    for node_type in types:
+        groups = frozenset(node_type.operation_groups())
+        common = schemas.item(node_type, frozenset(COMMON_CONTENT_GROUPS))
+        for suffix, schema in (
+            ("Resource", schemas.item(node_type, groups, item=True)),
+            ("Item", schemas.item(node_type, groups)),
+            ("CommonContentItem", common),
+        ):
+            json_schema = converter.schema2jsonschema(schema)
+            json_schema["properties"]["@type"] = {"type": "string", "const": node_type.name}
+            if suffix == "Resource":
+                json_schema = _with_context(json_schema)
+            else:
+                json_schema["required"] = list(json_schema["properties"])
+            out[f"{node_type.name}{suffix}"] = json_schema
+    names = [t.name for t in types]
+    out["NodeSource"] = _one_of([f"{n}Resource" for n in names])
+    member = _one_of([f"{n}Item" for n in names])
+    view = {
+        "type": "object",
+        "properties": {
+            "@id": {"type": "string"},
+            "@type": {"const": "hydra:PartialCollectionView"},
+            **{f"hydra:{k}": {"type": "string"} for k in ("first", "last", "previous", "next")},
+        },
+        "required": ["@id", "@type", "hydra:first", "hydra:last"],
+        "additionalProperties": False,
     }
+    out["NodeSourceCollection"] = _object({
+        "@context": {"type": "string"},
+        "@id": {"type": "string"},
+        "@type": {"const": "hydra:Collection"},
+        "hydra:totalItems": {"type": "integer", "minimum": 0},
+        "hydra:member": {"type": "array", "items": member},
+        "hydra:view": view,
+    })  # fmt: skip
+    home = _one_of([f"{n}CommonContentItem" for n in names])
+    home["oneOf"].append({"type": "null"})
+    out["CommonContent"] = _object({
+        "@context": {"type": "string"},
+        "@id": {"type": "string"},
+        "@type": {"const": "CommonContent"},
+        "home": home,
+        "menus": {"type": "object", "additionalProperties": _ref("Walker")},
+        "head": {"type": "object"},
+    })  # fmt: skip
+    node = converter.schema2jsonschema(node_schema(DISPLAY, with_position=True))
+    out["Node"] = _with_context(node, nodeName={"type": "string"}, nodeType={"type": "string"})
+    out["Document"] = _with_context(converter.schema2jsonschema(document_schema(DISPLAY)))
+    out["Tag"] = _with_context(converter.schema2jsonschema(tag_schema(DISPLAY)))
+    out["Realm"] = _object({
+        "@context": {"type": "string"},
+        "@type": {"const": "Realm"},
+        "@id": {"type": "string"},
+        "name": {"type": "string"},
+        "behaviour": {"type": "string"},
+        "type": {"type": "string", "enum": sorted(SCHEMES)},
+        "authenticationScheme": {"type": "string", "enum": sorted(set(SCHEMES.values()))},
+    })  # fmt: skip
+    out["Liveness"] = _status("ok")
+    out["Readiness"] = _status("ready")
+    return out
+
+
+def _path_parameters(document: dict[str, Any], site: SiteModel) -> None:
+    """Path parameters as the converters of the routes accept them: `plural` one of the reachable
+    types' plurals (any other is 404), ids non-negative integers."""
+    plurals = sorted(t.plural for t in site.reachable_types())
+    for item in document["paths"].values():
+        for parameter in item.get("parameters", []):
+            if parameter["in"] == "path" and parameter["name"] == "plural":
+                parameter["schema"] = {"type": "string", "enum": plurals}
 
 
 def web_response_schema(extra: dict[str, Any], types: list[str]) -> dict[str, Any]:
@@ -109,22 +241,24 @@ def build_document(
     for node_type in types:
         schema = schemas.item(node_type, frozenset(node_type.operation_groups()), item=True)
         json_schema = converter.schema2jsonschema(schema)
+        json_schema["properties"]["@type"] = {"type": "string", "const": node_type.name}
         json_schema["required"] = list(json_schema["properties"])
         components[f"{node_type.name}WebResponseItem"] = json_schema
     components["Redirection"] = REDIRECTION_SCHEMA
     components["Walker"] = WALKER_SCHEMA
     components["Problem"] = PROBLEM_SCHEMA
     components["WebResponse"] = web_response_schema(extra_properties or {}, [t.name for t in types])
+    components.update(_resource_schemas(site, schemas, converter))
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            if method != "parameters":  # flask-smorest's DEFAULT_ERROR is not what errors are
+                operation["responses"] = (
+                    _responses(path) if path in RESPONSES else _problem_responses()
+                )
+    document["components"].pop("responses", None)
+    components.pop("Error", None)
+    _path_parameters(document, site)
     operation = document["paths"][WEB_RESPONSE_PATH]["get"]
-    operation["responses"] = {
-        "200": {
-            "description": "The WebResponse of the item at the path",
-            "content": {
-                "application/ld+json": {"schema": {"$ref": "#/components/schemas/WebResponse"}}
-            },
-        },
-        **_problem_responses(),
-    }
     operation["x-operations"] = [
         {
             "operationId": node_type.operation,

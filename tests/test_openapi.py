@@ -24,7 +24,7 @@ def test_endpoint_is_documented_with_its_required_path_parameter(client):
     assert [(p["name"], p["in"], p["required"]) for p in op["parameters"]] == [
         ("path", "query", True)
     ]
-    assert set(op["responses"]) == {"200", "400", "401", "404", "503"}
+    assert set(op["responses"]) == {"200", "400", "401", "403", "404", "406", "414", "503"}
 
 
 def test_one_operation_per_reachable_node_type_with_the_seed_groups(client):

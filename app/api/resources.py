@@ -9,6 +9,9 @@ from app import resources
 from app.http import cached, send
 from app.requests import request_context
 
+# Ids are BSON int64: a larger number matches no route (404) instead of reaching the driver.
+ID = "int(max=9223372036854775807)"
+
 blp = Blueprint(
     "Resources",
     __name__,
@@ -23,13 +26,18 @@ def _send(body, context, locale: str, ttl_minutes: int | None = None, source=Non
     return send(body, context, locale=locale, s_maxage=s_maxage, source=source, cache_key=key)
 
 
-@blp.route("/<string:plural>/<int:source_id>")
+@blp.route(f"/<string:plural>/<{ID}:source_id>")
 @blp.doc(summary="A node source of a reachable node type, by id", operationId="source_get")
 def source_get(plural: str, source_id: int) -> Response:
     context = request_context()
     body, source = resources.source_item(context, plural, source_id)
     key = None if source["node"]["realm_ids"] else cached(context, language=False)[0]
     return _send(body, context, source["locale"], source["node"]["ttl"], source, key)
+
+
+# Schemas of the collection parameters, as app.resources.parse_collection accepts them.
+ORDER = {"type": "string", "enum": ["asc", "desc"]}
+TAGS = {"type": "string", "pattern": r"^[a-z0-9][a-z0-9._-]*(,[a-z0-9][a-z0-9._-]*)*$"}
 
 
 @blp.route("/<string:plural>")
@@ -41,17 +49,25 @@ def source_get(plural: str, source_id: int) -> Response:
             "name": n,
             "in": "query",
             "required": False,
-            "schema": {"type": "string"},
+            "schema": schema,
             "description": d,
         }
-        for n, d in (
-            ("_locale", "Translation (default: the default translation)"),
-            ("tags", "Comma-separated tag slugs; items must carry all of them"),
-            ("node.visible", "true or false"),
-            ("order[publishedAt]", "asc or desc (default desc)"),
-            ("order[position]", "asc or desc"),
-            ("page", "Page number, from 1"),
-            ("itemsPerPage", "1 to 100 (default 30)"),
+        for n, schema, d in (
+            ("_locale", {"type": "string"}, "Translation (default: the default translation)"),
+            ("tags", TAGS, "Comma-separated tag slugs; items must carry all of them"),
+            ("node.visible", {"type": "string", "enum": ["true", "false"]}, "true or false"),
+            ("order[publishedAt]", ORDER, "asc or desc (default desc)"),
+            ("order[position]", ORDER, "asc or desc"),
+            (
+                "page",
+                {"type": "integer", "minimum": 1, "maximum": 1_000_000},
+                "Page number, from 1",
+            ),
+            (
+                "itemsPerPage",
+                {"type": "integer", "minimum": 1, "maximum": 100},
+                "1 to 100 (default 30)",
+            ),
         )
     ],
 )
@@ -61,7 +77,7 @@ def source_collection(plural: str) -> Response:
     return _send(body, context, translation.locale)
 
 
-@blp.route("/nodes/<int:node_id>")
+@blp.route(f"/nodes/<{ID}:node_id>")
 @blp.doc(summary="A node, by id", operationId="node_get")
 def node_get(node_id: int) -> Response:
     context = request_context()
@@ -69,7 +85,7 @@ def node_get(node_id: int) -> Response:
     return _send(body, context, context.site.default_translation.locale)
 
 
-@blp.route("/documents/<int:document_id>")
+@blp.route(f"/documents/<{ID}:document_id>")
 @blp.doc(summary="A public document, by id", operationId="document_get")
 def document_get(document_id: int) -> Response:
     context = request_context()
@@ -77,7 +93,7 @@ def document_get(document_id: int) -> Response:
     return _send(body, context, context.site.default_translation.locale)
 
 
-@blp.route("/tags/<int:tag_id>")
+@blp.route(f"/tags/<{ID}:tag_id>")
 @blp.doc(summary="A tag, by id", operationId="tag_get")
 def tag_get(tag_id: int) -> Response:
     context = request_context()
@@ -85,7 +101,7 @@ def tag_get(tag_id: int) -> Response:
     return _send(body, context, context.site.default_translation.locale)
 
 
-@blp.route("/realms/<int:realm_id>")
+@blp.route(f"/realms/<{ID}:realm_id>")
 @blp.doc(summary="A realm (public description), by id", operationId="realm_get")
 def realm_get(realm_id: int) -> Response:
     context = request_context()
