@@ -7,7 +7,7 @@ from typing import Any
 from app.fixture.materialise import document_summary
 from app.publication import Visibility, is_shown
 from app.site import SiteModel
-from schemas.fields import document_schema
+from schemas.fields import document_dumper
 
 # Head fields read straight from settings, in output order around the computed ones.
 ANALYTICS = (
@@ -79,6 +79,6 @@ def build_head(
     head["homePageUrl"] = home_url(site, locale, visibility)
     share = _share_image(site, locale, item)
     if document_dump is None:
-        document_dump = document_schema(frozenset({"document_display"}))().dump
+        document_dump = document_dumper(frozenset({"document_display"})).dump
     head["shareImage"] = None if share is None else document_dump(share)
     return head

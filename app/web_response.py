@@ -12,7 +12,7 @@ from app.head import build_head
 from app.paths import Resolution
 from app.present import present
 from app.realms import decide, withheld
-from schemas.fields import document_schema
+from schemas.fields import document_dumper
 from schemas.web_response import WebResponseSchema, dump_walker
 from walkers.walker import AUTO_CHILDREN, WalkerContext, walk
 
@@ -39,7 +39,7 @@ class ItemDumper:
     def __init__(self, context: RequestContext, groups: frozenset[str]):
         self.context = context
         self.groups = groups
-        self._documents = document_schema(groups)()
+        self._documents = document_dumper(groups)
 
     def __call__(self, source: dict[str, Any], *, item: bool = False) -> dict[str, Any]:
         site = self.context.site

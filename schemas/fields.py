@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from marshmallow import Schema, fields
@@ -9,10 +10,16 @@ from marshmallow import Schema, fields
 from app.naming import node_iri, source_iri
 
 
+@cache  # the instance is stateless: one per groups, shared by every request
+def document_dumper(groups: frozenset[str]) -> Schema:
+    return document_schema(groups)()
+
+
 def iso(value: Any) -> str | None:
     return None if value is None else value.isoformat()
 
 
+@cache  # pure in its (hashable) arguments: build each schema class once
 def tag_schema(groups: frozenset[str]) -> type[Schema]:
     declared: dict[str, fields.Field] = {
         "@type": fields.Constant("Tag"),
@@ -28,6 +35,7 @@ def tag_schema(groups: frozenset[str]) -> type[Schema]:
     return Schema.from_dict(declared, name="TagSchema")
 
 
+@cache  # pure in its (hashable) arguments: build each schema class once
 def node_schema(groups: frozenset[str], *, with_position: bool) -> type[Schema]:
     declared: dict[str, fields.Field] = {
         "@type": fields.Constant("Node"),
@@ -42,6 +50,7 @@ def node_schema(groups: frozenset[str], *, with_position: bool) -> type[Schema]:
     return Schema.from_dict(declared, name=name)
 
 
+@cache  # pure in its (hashable) arguments: build each schema class once
 def document_schema(groups: frozenset[str]) -> type[Schema]:
     declared: dict[str, fields.Field] = {
         "@type": fields.Constant("Document"),
@@ -59,6 +68,7 @@ def document_schema(groups: frozenset[str]) -> type[Schema]:
     return Schema.from_dict(declared, name="DocumentSchema")
 
 
+@cache  # pure in its (hashable) arguments: build each schema class once
 def reference_schema(groups: frozenset[str]) -> type[Schema]:
     """A source listed by a `nodes` field: nodes_sources_base + urls."""
     declared: dict[str, fields.Field] = {
