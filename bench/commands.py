@@ -1,0 +1,52 @@
+"""Database commands per request, counted in-process with the store's own counter."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app import create_app
+
+
+def tree_depth(walkers: list[dict[str, Any]]) -> int:
+    """Levels of a walker tree below its root (0 when it has no children)."""
+    return 1 + max(tree_depth(w.get("children") or []) for w in walkers) if walkers else 0
+
+
+def count(
+    uri: str, db: str, paths: dict[str, str], warm_up: str, cache: bool
+) -> dict[str, dict[str, Any]]:
+    """Per endpoint: database commands of one request, the depth of its tree and its body size.
+
+    One request to `warm_up` first builds the site model (once per generation); with the
+    response cache on, each endpoint is requested twice and the second (a hit) is counted.
+    SITE_VERSION_TTL=0: the live-pointer read is included."""
+    config = {
+        "MONGODB_URI": uri,
+        "MONGODB_DB": db,
+        "SITE_VERSION_TTL": 0,
+        "BENCH_FLOOR": True,
+        "RESPONSE_CACHE": cache,
+    }
+    app = create_app(config)
+    client = app.test_client()
+    store = app.extensions["cms.store"]
+    targets = {name: f"/api/web_response_by_path?path={path}" for name, path in paths.items()}
+    targets["common_content"] = "/api/common_content"
+    out: dict[str, dict[str, Any]] = {}
+    client.get(f"/api/web_response_by_path?path={warm_up}")
+    for name, url in targets.items():
+        if cache:
+            client.get(url)  # fills the response cache
+        before = store.commands
+        response = client.get(url)
+        commands = store.commands - before
+        if response.status_code != 200:
+            raise RuntimeError(f"{url}: HTTP {response.status_code} {response.data[:300]!r}")
+        body = response.get_json()
+        if name == "common_content":
+            depth = max(tree_depth(m.get("children") or []) for m in body["menus"].values())
+        else:
+            depth = tree_depth(body.get("blocks") or [])
+        out[name] = {"commands": commands, "depth": depth, "bytes": len(response.data)}
+    store.db.client.close()
+    return out

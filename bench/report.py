@@ -1,0 +1,135 @@
+"""The printed table, the targets with PASS/FAIL, and bench/results.json."""
+
+from __future__ import annotations
+
+from typing import Any
+
+WEB = ("home", "deep_page", "article")
+SCALE_LIMIT = 1.25
+FLOOR_SHARE = 0.5
+
+
+def label(size: int) -> str:
+    return f"{size // 1000}k" if size % 1000 == 0 else str(size)
+
+
+def table(results: dict[str, Any]) -> str:
+    """One line per size and endpoint; db commands from the in-process count (TTL 0)."""
+    head = f"{'size':>6} | {'endpoint':<34} | {'req/s':>8} | {'p50 ms':>8} | {'p99 ms':>8} | "
+    head += f"{'db cmds/req':>11} | errors"
+    lines = [head, "-" * len(head)]
+    for size, data in results["sizes"].items():
+        for row in data["rows"]:
+            commands = "" if row["commands"] is None else str(row["commands"])
+            rps = "1 req*" if row["rps"] is None else f"{row['rps']:.0f}"
+            p99 = "-" if row["p99_ms"] is None else f"{row['p99_ms']:.2f}"
+            lines.append(
+                f"{label(int(size)):>6} | {row['endpoint']:<34} | {rps:>8} | "
+                f"{row['p50_ms']:>8.2f} | {p99:>8} | {commands:>11} | {row['errors']}"
+            )
+    return "\n".join(lines)
+
+
+def _rows(results: dict[str, Any]) -> dict[tuple[int, str], dict[str, Any]]:
+    return {
+        (int(size), row["endpoint"]): row
+        for size, data in results["sizes"].items()
+        for row in data["rows"]
+    }
+
+
+def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each target of the issue, evaluated on the measured figures."""
+    out: list[dict[str, Any]] = []
+    sizes = sorted(int(s) for s in results["sizes"])
+    for name in (*WEB, "common_content"):
+        base = 4 if name in WEB else 3
+        worst = max(
+            (results["sizes"][str(s)]["commands"]["cold"][name] for s in sizes),
+            key=lambda c: c["commands"] - c["depth"],
+        )
+        limit = base + worst["depth"]
+        what = "tree depth" if name in WEB else "menu depth"
+        out.append(
+            {
+                "target": f"db commands {name} <= {base} + {what}",
+                "value": f"{worst['commands']} <= {base} + {worst['depth']} = {limit}",
+                "pass": worst["commands"] <= limit,
+            }
+        )
+    rows = _rows(results)
+    small, large = sizes[0], sizes[-1]
+    if large != small:
+        for (size, endpoint), row in rows.items():
+            if size != large or (small, endpoint) not in rows:
+                continue
+            ratio = row["p50_ms"] / max(rows[(small, endpoint)]["p50_ms"], 1e-9)
+            out.append(
+                {
+                    "target": f"p50 {label(large)} / {label(small)}: {endpoint}",
+                    "value": f"{ratio:.2f} <= {SCALE_LIMIT}",
+                    "pass": ratio <= SCALE_LIMIT,
+                }
+            )
+    for size in sizes:
+        floor = rows[(size, "static floor")]["rps"] or 0.0
+        for name in WEB:
+            rps = rows[(size, f"web_response {name} (warm)")]["rps"]
+            ratio = (rps or 0.0) / max(floor, 1e-9)
+            out.append(
+                {
+                    "target": f"{label(size)} warm web_response {name} / static floor req/s",
+                    "value": f"{ratio:.0%} >= {FLOOR_SHARE:.0%}"
+                    + ("" if rps else " (too slow to load-test)"),
+                    "pass": ratio >= FLOOR_SHARE,
+                }
+            )
+    return out
+
+
+def render_targets(checks: list[dict[str, Any]]) -> str:
+    width = max(len(c["target"]) for c in checks)
+    return "\n".join(
+        f"  {'PASS' if c['pass'] else 'FAIL'}  {c['target']:<{width}}  {c['value']}" for c in checks
+    )
+
+
+def render(results: dict[str, Any]) -> str:
+    """Everything `make bench` prints on stdout."""
+    meta = results["meta"]
+    sites = [
+        f"  {label(int(size)):>6}: {data['counts']['reachable_sources']} reachable sources, "
+        f"{sum(v for k, v in data['counts'].items() if k != 'reachable_sources')} nodes; "
+        f"generated in {data['generate_s']}s, loaded in {data['load_s']}s; paths {data['paths']}"
+        for size, data in results["sizes"].items()
+    ]
+    notes = [
+        f"database: {meta['database']}; gunicorn -w {meta['gunicorn_workers']} (sync workers, "
+        f"CMS_SITE_VERSION_TTL=1); load generator: {meta['load_generator']}, "
+        f"{meta['concurrency']} connections, {meta['seconds']:g}s per line after a 1s warm-up",
+        "cold = CMS_RESPONSE_CACHE=false, warm = CMS_RESPONSE_CACHE=true (separate gunicorn runs)",
+        "db cmds/req: one request, in-process, after a request to another page built the site "
+        "model; warm: the second request (a cache hit); SITE_VERSION_TTL=0 (the live-pointer "
+        "read is included)",
+        "1 req* = one request took longer than BENCH_SLOW_MS (1000 ms): its latency is shown "
+        "instead of a load test",
+        f"static floor: /bench/floor, a pre-serialised body of the size of the home WebResponse "
+        f"({next(iter(results['sizes'].values()))['commands']['cold']['home']['bytes']} bytes "
+        "at the first size)",
+    ]
+    return "\n".join(
+        [
+            "",
+            "Sites:",
+            *sites,
+            "",
+            table(results),
+            "",
+            *notes,
+            "",
+            "Targets:",
+            render_targets(results["targets"]),
+            "",
+            f"wall time {meta['wall_s']}s; results in bench/results.json",
+        ]
+    )

@@ -1,0 +1,181 @@
+"""`make bench`: generated sites of several sizes, served by gunicorn, measured over loopback.
+
+Sizes from BENCH_SIZES (default 1000,10000,100000 sources), BENCH_SECONDS per measurement
+(default 10), BENCH_CONCURRENCY connections (default 16). Prints one table and the targets,
+and writes bench/results.json.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+import pymongo  # noqa: E402
+
+from app.fixture.load import load_site  # noqa: E402
+from app.store import Store  # noqa: E402
+from bench import commands, loadgen, report, servers  # noqa: E402
+from seed.generate import bench_paths, counts, generate  # noqa: E402
+
+RESULTS = REPO / "bench" / "results.json"
+WARM_UP_PATH = "/section-1"  # a generated page outside the measured ones (builds the site model)
+STARTED = time.monotonic()
+
+
+def log(message: str) -> None:
+    print(f"[{time.monotonic() - STARTED:7.1f}s] {message}", file=sys.stderr, flush=True)
+
+
+def setting(name: str, default: str) -> str:
+    return os.environ.get(name) or default
+
+
+def load(uri: str, db: str, size: int) -> dict[str, Any]:
+    """Generate the site of `size` sources and load it with the real loader (timed)."""
+    started = time.monotonic()
+    site = generate(size, blocks=30, depth=3, menu=60, seed=1)
+    generated = time.monotonic() - started
+    info = {"counts": counts(site), "paths": bench_paths(site), "generate_s": round(generated, 1)}
+    log(f"{report.label(size)}: generated {len(site['nodes'])} nodes in {generated:.1f}s; loading")
+    client = pymongo.MongoClient(uri, tz_aware=True)
+    try:
+        client.drop_database(db)
+        started = time.monotonic()
+        progress = lambda m: log(f"{report.label(size)}: {m}")  # noqa: E731
+        summary = load_site(Store(client[db]), site, force=True, progress=progress).summary()
+        info["load_s"] = round(time.monotonic() - started, 1)
+    finally:
+        client.close()
+    log(f"{report.label(size)}: {summary} in {info['load_s']}s")
+    return info
+
+
+def endpoints(paths: dict[str, str], floor_bytes: int) -> dict[str, str]:
+    out = {name: f"/api/web_response_by_path?path={path}" for name, path in paths.items()}
+    out["common_content"] = "/api/common_content"
+    out["floor"] = f"/bench/floor?bytes={floor_bytes}"
+    return out
+
+
+def get(url: str) -> float:
+    """One GET (ms); it must answer 200."""
+    started = time.perf_counter()
+    with urllib.request.urlopen(url, timeout=300) as response:
+        response.read()
+        assert response.status == 200, f"{url}: HTTP {response.status}"
+    return (time.perf_counter() - started) * 1000
+
+
+def warm_up(url: str, workers: int) -> None:
+    """2 x workers parallel requests, so that every worker has served `url`."""
+    with ThreadPoolExecutor(2 * workers) as pool:
+        list(pool.map(get, [url] * (2 * workers)))
+
+
+def measure_endpoint(url: str, workers: int) -> dict[str, Any]:
+    """Load figures; a single timed request when one takes longer than BENCH_SLOW_MS."""
+    seconds = float(setting("BENCH_SECONDS", "10"))
+    concurrency = int(setting("BENCH_CONCURRENCY", "16"))
+    warm_up(url, workers)
+    probe = get(url)
+    if probe > float(setting("BENCH_SLOW_MS", "1000")):
+        return {"rps": None, "p50_ms": round(probe, 3), "p99_ms": None, "requests": 1}
+    loadgen.measure(url, min(1.0, seconds), concurrency)  # warm-up
+    return _rounded(loadgen.measure(url, seconds, concurrency))
+
+
+def serve_and_measure(
+    uri: str, db: str, size: int, mode: str, urls: dict[str, str], counted: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """One gunicorn (response cache off for `cold`, on for `warm`); every endpoint measured."""
+    env = {"CMS_RESPONSE_CACHE": "true" if mode == "warm" else "false"}
+    workers = os.cpu_count() or 1
+    rows = []
+    with tempfile.NamedTemporaryFile(prefix="bench-gunicorn-", suffix=".log", delete=False) as f:
+        gunicorn_log = Path(f.name)
+    try:
+        with servers.gunicorn(uri, db, env, gunicorn_log) as base:
+            for name, path in urls.items():
+                if name == "floor" and mode != "warm":
+                    continue
+                figures = measure_endpoint(base + path, workers)
+                endpoint = "static floor" if name == "floor" else f"{name} ({mode})"
+                if name not in ("floor", "common_content"):
+                    endpoint = f"web_response {endpoint}"
+                cmds = counted.get(mode, {}).get(name, {}).get("commands")
+                rows.append({"endpoint": endpoint, "commands": cmds, "errors": 0, **figures})
+                rps = "1 request" if figures["rps"] is None else f"{figures['rps']:.0f} req/s"
+                log(f"{report.label(size)}: {endpoint}: {rps}, p50 {figures['p50_ms']:.1f} ms")
+    except Exception:
+        print(gunicorn_log.read_text(errors="replace")[-3000:], file=sys.stderr)
+        raise
+    finally:
+        gunicorn_log.unlink(missing_ok=True)
+    return rows
+
+
+def _rounded(figures: dict[str, float]) -> dict[str, float]:
+    return {k: round(v, 3) if isinstance(v, float) else v for k, v in figures.items()}
+
+
+def bench_size(uri: str, size: int) -> dict[str, Any]:
+    db = f"cms_bench_{size}"
+    info = load(uri, db, size)
+    log(f"{report.label(size)}: counting database commands per request")
+    counted = {
+        "cold": commands.count(uri, db, info["paths"], WARM_UP_PATH, cache=False),
+        "warm": commands.count(uri, db, info["paths"], WARM_UP_PATH, cache=True),
+    }
+    urls = endpoints(info["paths"], counted["cold"]["home"]["bytes"])
+    rows = serve_and_measure(uri, db, size, "cold", urls, counted)
+    rows += serve_and_measure(uri, db, size, "warm", urls, counted)
+    order = [r for r in rows if r["endpoint"].startswith("web_response")]
+    order.sort(key=lambda r: list(info["paths"]).index(r["endpoint"].split()[1]))
+    rows = order + [r for r in rows if r not in order]
+    client = pymongo.MongoClient(uri)
+    client.drop_database(db)
+    client.close()
+    return {**info, "commands": counted, "rows": rows}
+
+
+def main() -> int:
+    results: dict[str, Any] = {"sizes": {}}
+    with servers.database() as (uri, database):
+        # FerretDB's SQLite backend uses no secondary index (every non-_id query scans the
+        # collection, about 1 ms per source): larger sizes do not fit the 15-minute budget there.
+        default = "1000,10000,100000" if database == "MONGODB_URI" else "1000,2000"
+        sizes = [int(s) for s in setting("BENCH_SIZES", default).split(",") if s.strip()]
+        workers = os.cpu_count() or 1
+        results["meta"] = {
+            "database": database,
+            "load_generator": loadgen.tool(),
+            "gunicorn_workers": workers,
+            "concurrency": int(setting("BENCH_CONCURRENCY", "16")),
+            "seconds": float(setting("BENCH_SECONDS", "10")),
+            "sizes": sizes,
+            "site": {"blocks": 30, "depth": 3, "menu": 60, "seed": 1},
+        }
+        log(f"bench: {json.dumps(results['meta'])}")
+        for size in sizes:
+            results["sizes"][str(size)] = bench_size(uri, size)
+    results["targets"] = report.targets(results)
+    results["meta"]["wall_s"] = round(time.monotonic() - STARTED, 1)
+    RESULTS.write_text(json.dumps(results, indent=2, default=str) + "\n", encoding="utf-8")
+    print(report.render(results))
+    strict = setting("BENCH_STRICT", "false") == "true"
+    return 1 if strict and not all(t["pass"] for t in results["targets"]) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
