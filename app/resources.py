@@ -114,7 +114,9 @@ def source_collection(
     if denied:
         query["node.realm_ids"] = {"$nin": denied}
     if parsed.tags:
-        query["node.tags.slug"] = {"$all": parsed.tags}
+        # Ids, not `node.tags.slug`: FerretDB does not match $all through arrays of documents.
+        # An unknown slug becomes id 0, which no tag has: nothing matches, as it should.
+        query["node.tag_ids"] = {"$all": [context.site.tag_ids.get(t, 0) for t in parsed.tags]}
     if parsed.visible is not None:
         query["node.visible"] = parsed.visible
     members, total = context.site.generation.sources_page(

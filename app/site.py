@@ -145,6 +145,8 @@ class SiteModel:
     homes: dict[str, dict[str, Any]]
     # Sources of the nodes named privacy / legal, per locale, in that order of preference.
     policy_sources: dict[str, list[dict[str, Any]]]
+    # Tag ids by slug (collection filters take slugs; sources store ids).
+    tag_ids: dict[str, int] = field(default_factory=dict)
     # Future published_at values, sorted: public responses change by themselves at these moments.
     publication_times: list[datetime] = field(default_factory=list)
     cache: dict[Any, Any] = field(default_factory=dict)
@@ -190,6 +192,7 @@ class SiteModel:
             realms={r["_id"]: r for r in generation.all("realms")},
             homes={h["locale"]: h for h in generation.homes()},
             policy_sources=policy,
+            tag_ids={t["slug"]: t["_id"] for t in generation.all("tags")},
             publication_times=generation.publication_times_after(datetime.now(UTC)),
         )
 

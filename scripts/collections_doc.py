@@ -108,14 +108,16 @@ the others are blocks shown inside them; `plural` names the type in IRIs (`/api/
 walker shows). Read whole (`Generation.all("node_types")`) when a process loads the site model
 (serialization, OpenAPI schemas).""",
     "documents": """\
-One document per document (media file) of the fixture, as declared there; `_id` is its id. No
-request queries it: every source embeds a summary of the documents its fields show (private ones
-left out, `alt` in the source's locale) and the `share_image` setting embeds its record. It is the
-complete list, for inspection.""",
+One document per document (media file) of the fixture, as declared there; `_id` is its id. Pages
+never query it: every source embeds a summary of the documents its fields show (private ones left
+out, `alt` in the source's locale) and the `share_image` setting embeds its record. Only the entry
+point `GET /api/documents/<id>` reads it (by `_id`, private ones excluded).""",
     "tags": """\
 One document per tag of the fixture, as declared there; `_id` is its id and `names` its name per
-locale. No request queries it: every source embeds its node's `tag_ids` (the feed filter) and tag
-summaries in `node.tags` (name in the source's locale). It is the complete list, for inspection.""",
+locale. Pages never query it: every source embeds its node's `tag_ids` (the feed filter) and tag
+summaries in `node.tags` (name in the source's locale). The site model reads it whole once per
+generation (slug to id, for the `tags` filter of collections); `GET /api/tags/<id>` and
+`GET /api/nodes/<id>` read it by `_id`.""",
     "realms": """\
 One document per realm (access restriction); `_id` is its id. `type` says what grants it
 (`plain_password`: a password matching `password_hash`; `bearer_role`: a bearer token with `role`;
@@ -129,9 +131,9 @@ loader computed from `nodes` (inherited coverage included).""",
 One document per node: the site tree. `_id` is the node id; `parent` and `position` place it,
 `ancestors` lists the ancestors root first, `children` every child by position, `walker_children`
 the children whose type the node's type lists in its `children_nodes` fields, `realm_ids` the
-realms covering it and `sources` the source id of each of its translations. No request queries it:
-every source embeds the node as it needs it (`node`, with `walker_children` as `children`). For
-inspection, e.g. `db.nodes_v1.find({parent: 11}).sort({position: 1})` (the `parent` index).""",
+realms covering it and `sources` the source id of each of its translations. Pages never query it:
+every source embeds the node as it needs it (`node`, with `walker_children` as `children`); only the
+entry point `GET /api/nodes/<id>` reads it, by `_id`. For inspection, e.g. `db.nodes_v1.find({parent: 11}).sort({position: 1})` (the `parent` index).""",
     "sources": """\
 One document per translation of a node (one per node and locale): what requests serve. `_id` is the
 source id; `url` is the canonical url (null for blocks, whose type is not reachable); `node` embeds

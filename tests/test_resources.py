@@ -102,6 +102,7 @@ def test_collection_filters_and_order(client):
     assert ids("order[publishedAt]=asc&itemsPerPage=2") == ["/api/articles/1901",
                                                             "/api/articles/2001"]  # fmt: skip
     assert ids("order[position]=desc&itemsPerPage=1") == ["/api/articles/3001"]
+    assert ids("tags=news,no-such-tag") == []
     french = client.get("/api/articles?_locale=fr").json["hydra:member"]
     assert {m["@id"][-2:] for m in french} == {"02"}
 
