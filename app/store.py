@@ -50,6 +50,10 @@ INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
 }
 
 
+# Projection for sources that will not be expanded (breadcrumbs, feed entries).
+WITHOUT_CHILDREN = {"node.children": 0}
+
+
 def collection_name(kind: str, version: int) -> str:
     return f"{kind}_v{version}"
 
@@ -195,9 +199,15 @@ class Generation:
         return self._collection("sources").find_one({"_id": source_id, **source_filter(visibility)})
 
     def sources_of_nodes(
-        self, node_ids: list[int], locale: str, visibility: Visibility
+        self,
+        node_ids: list[int],
+        locale: str,
+        visibility: Visibility,
+        *,
+        with_children: bool = True,
     ) -> list[dict[str, Any]]:
-        """Listed sources of several nodes in one translation: one command whatever their number."""
+        """Listed sources of several nodes in one translation: one command whatever their number.
+        Without `with_children`, their child id lists (long for listing nodes) are not read."""
         if not node_ids:
             return []
         query = {
@@ -205,7 +215,9 @@ class Generation:
             "locale": locale,
             **source_filter(visibility, listed=True),
         }
-        return list(self._collection("sources").find(query, batch_size=len(node_ids) + 1))
+        projection = None if with_children else WITHOUT_CHILDREN
+        cursor = self._collection("sources").find(query, projection, batch_size=len(node_ids) + 1)
+        return list(cursor)
 
     def root_sources_of_types(
         self, types: list[str], locale: str, visibility: Visibility
@@ -243,5 +255,5 @@ class Generation:
             query["node.tag_ids"] = {"$all": tag_ids}
         if exclude_source is not None:
             query["_id"] = {"$ne": exclude_source}
-        cursor = self._collection("sources").find(query, batch_size=limit + 1)
+        cursor = self._collection("sources").find(query, WITHOUT_CHILDREN, batch_size=limit + 1)
         return list(cursor.sort([("published_at", DESCENDING), ("_id", DESCENDING)]).limit(limit))

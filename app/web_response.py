@@ -58,7 +58,7 @@ def breadcrumbs(source: dict[str, Any], context: RequestContext, dump: ItemDumpe
     found = {
         s["node_id"]: s
         for s in context.site.generation.sources_of_nodes(
-            ancestors, source["locale"], context.visibility
+            ancestors, source["locale"], context.visibility, with_children=False
         )
     }
     items = [found[a] for a in ancestors if a in found and not withheld(found[a], context)]
