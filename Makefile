@@ -9,7 +9,7 @@ PORT ?= 5000
 FIXTURE ?= seed/demo.json
 WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: help run serve test test-mongomock test-ferretdb seed lint format ferretdb clean bench
+.PHONY: help run serve load test test-mongomock test-ferretdb seed lint format ferretdb clean bench
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -45,6 +45,9 @@ seed: $(STAMP) ## Load FIXTURE (default seed/demo.json) into MONGODB_URI
 
 bench: $(STAMP) ## Benchmark generated sites on FerretDB or MONGODB_URI (BENCH_SIZES=1000,10000,100000 BENCH_SECONDS=10)
 	PATH="$$PATH:$$(go env GOPATH 2>/dev/null || echo $$HOME/go)/bin" BENCH_SIZES="$(BENCH_SIZES)" BENCH_SECONDS="$(BENCH_SECONDS)" $(PY) -m bench.run
+
+load: $(STAMP) ## Bounded loopback load test of gunicorn (LOAD_SECONDS=60 LOAD_CONCURRENCY=32), worker RSS
+	PATH="$$PATH:$$(go env GOPATH 2>/dev/null || echo $$HOME/go)/bin" $(PY) -m bench.load
 
 lint: $(STAMP) ## ruff check and format check
 	$(VENV)/bin/ruff check .

@@ -17,13 +17,24 @@ from app.locale import resolve_translation
 from app.realms import decide, granted, realm_view
 from app.site import NodeType
 from app.web_response import ItemDumper
-from schemas.fields import document_schema, node_schema, tag_schema
+from schemas.fields import document_dumper, node_schema, tag_schema
 
 ITEMS_PER_PAGE = 30
 MAX_ITEMS_PER_PAGE = 100
 ORDERS = {"publishedAt": "published_at", "position": "node.position"}
 DISPLAY = frozenset({"document_display", "tag_base", "tag_parent"})
 _SLUGS = re.compile(r"[a-z0-9][a-z0-9._-]*(,[a-z0-9][a-z0-9._-]*)*")
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A resource body and what its caching headers depend on."""
+
+    body: dict[str, Any]
+    locale: str | None = None  # None: the default translation
+    ttl_minutes: int | None = None  # None: the configured default s-maxage
+    source: dict[str, Any] | None = None  # for the Link alternates
+    protected: bool = False  # covered by a realm: never stored in the response cache
 
 
 def reachable_type(context: RequestContext, plural: str) -> NodeType:
@@ -33,7 +44,7 @@ def reachable_type(context: RequestContext, plural: str) -> NodeType:
     raise NotFound(f'No resource "/api/{plural}"')
 
 
-def source_item(context: RequestContext, plural: str, source_id: int) -> dict[str, Any]:
+def source_item(context: RequestContext, plural: str, source_id: int) -> Reply:
     """A reachable source by id, under the publication and realm rules of web_response_by_path."""
     node_type = reachable_type(context, plural)
     source = context.site.generation.source(source_id, context.visibility)
@@ -44,7 +55,9 @@ def source_item(context: RequestContext, plural: str, source_id: int) -> dict[st
         raise NotFound(f"No {node_type.name} {source_id}")
     decide(source, context)  # raises 401 for a deny realm not granted
     item = ItemDumper(context, frozenset(node_type.operation_groups()))(source, item=True)
-    return {"@context": f"/api/contexts/{node_type.name}", **item}, source
+    body = {"@context": f"/api/contexts/{node_type.name}", **item}
+    node = source["node"]
+    return Reply(body, source["locale"], node["ttl"], source, protected=bool(node["realm_ids"]))
 
 
 @dataclass(frozen=True)
@@ -96,9 +109,7 @@ def _page_iri(path: str, args: MultiDict, page: int) -> str:
     return f"{path}?{urlencode(params)}"
 
 
-def source_collection(
-    context: RequestContext, plural: str, path: str, args: MultiDict
-) -> dict[str, Any]:
+def source_collection(context: RequestContext, plural: str, path: str, args: MultiDict) -> Reply:
     """A hydra:Collection of the shown sources of one reachable type in one translation."""
     node_type = reachable_type(context, plural)
     parsed = parse_collection(args)
@@ -138,14 +149,15 @@ def source_collection(
         view["hydra:previous"] = _page_iri(path, args, parsed.page - 1)
     if parsed.page < last:
         view["hydra:next"] = _page_iri(path, args, parsed.page + 1)
-    return {
+    body = {
         "@context": f"/api/contexts/{node_type.name}",
         "@id": path,
         "@type": "hydra:Collection",
         "hydra:totalItems": total,
         "hydra:member": [dump(s) for s in members],
         "hydra:view": view,
-    }, translation
+    }
+    return Reply(body, translation.locale)
 
 
 def _locale(context: RequestContext, args: MultiDict) -> str:
@@ -157,7 +169,7 @@ def _locale(context: RequestContext, args: MultiDict) -> str:
     ).locale
 
 
-def node_item(context: RequestContext, node_id: int, args: MultiDict) -> dict[str, Any]:
+def node_item(context: RequestContext, node_id: int, args: MultiDict) -> Reply:
     """A node: published (or previewed), not withheld by a deny realm."""
     generation = context.site.generation
     node = generation.node(node_id)
@@ -172,29 +184,33 @@ def node_item(context: RequestContext, node_id: int, args: MultiDict) -> dict[st
     shown = node_schema(DISPLAY, with_position=True)().dump(
         {"id": node["_id"], "visible": node["visible"], "position": node["position"], "tags": tags}
     )
-    return {"@context": "/api/contexts/Node", **shown, "nodeName": node["node_name"],
+    body = {"@context": "/api/contexts/Node", **shown, "nodeName": node["node_name"],
             "nodeType": node["type"]}  # fmt: skip
+    return Reply(body, locale, protected=bool(node["realm_ids"]))
 
 
-def document_item(context: RequestContext, document_id: int, args: MultiDict) -> dict[str, Any]:
+def document_item(context: RequestContext, document_id: int, args: MultiDict) -> Reply:
     document = context.site.generation.document(document_id)
     if document is None:
         raise NotFound(f"No document {document_id}")
-    summary = document_summary(document | {"id": document["_id"]}, _locale(context, args))
-    return {"@context": "/api/contexts/Document", **document_schema(DISPLAY)().dump(summary)}
+    locale = _locale(context, args)
+    summary = document_summary(document | {"id": document["_id"]}, locale)
+    return Reply({"@context": "/api/contexts/Document", **document_dumper(DISPLAY).dump(summary)},
+                 locale)  # fmt: skip
 
 
-def tag_item(context: RequestContext, tag_id: int, args: MultiDict) -> dict[str, Any]:
+def tag_item(context: RequestContext, tag_id: int, args: MultiDict) -> Reply:
     found = context.site.generation.tags([tag_id])
     if not found:
         raise NotFound(f"No tag {tag_id}")
     default = context.site.default_translation.locale
-    summary = tag_summary(found[0] | {"id": tag_id}, _locale(context, args), default)
-    return {"@context": "/api/contexts/Tag", **tag_schema(DISPLAY)().dump(summary)}
+    locale = _locale(context, args)
+    summary = tag_summary(found[0] | {"id": tag_id}, locale, default)
+    return Reply({"@context": "/api/contexts/Tag", **tag_schema(DISPLAY)().dump(summary)}, locale)
 
 
-def realm_item(context: RequestContext, realm_id: int) -> dict[str, Any]:
+def realm_item(context: RequestContext, realm_id: int) -> Reply:
     realm = context.site.realms.get(realm_id)
     if realm is None:
         raise NotFound(f"No realm {realm_id}")
-    return {"@context": "/api/contexts/Realm", **realm_view(realm)}
+    return Reply({"@context": "/api/contexts/Realm", **realm_view(realm)})

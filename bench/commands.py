@@ -19,11 +19,12 @@ def count(
 
     One request to `warm_up` first builds the site model (once per generation); with the
     response cache on, each endpoint is requested twice and the second (a hit) is counted.
-    SITE_VERSION_TTL=0: the live-pointer read is included."""
+    As in production, the live pointer is read at most once per SITE_VERSION_TTL per process,
+    not per request: the TTL here is long enough that no counted request reads it."""
     config = {
         "MONGODB_URI": uri,
         "MONGODB_DB": db,
-        "SITE_VERSION_TTL": 0,
+        "SITE_VERSION_TTL": 300,
         "BENCH_FLOOR": True,
         "RESPONSE_CACHE": cache,
     }

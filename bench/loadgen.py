@@ -30,16 +30,31 @@ def tool() -> str:
     return "wrk" if shutil.which("wrk") and not os.environ.get("BENCH_NO_WRK") else "python"
 
 
-def measure(url: str, seconds: float, concurrency: int) -> dict[str, float]:
-    """Requests per second, p50 and p99 latency (ms) and errors of GET `url` for `seconds`."""
+def measure(
+    url: str, seconds: float, concurrency: int, paths: list[str] | None = None
+) -> dict[str, float]:
+    """Requests per second, p50 and p99 latency (ms) and errors of GETs for `seconds`: of `url`,
+    or, with `paths`, of those paths of `url`'s server in turn."""
     if tool() == "wrk":
-        return _wrk(url, seconds, concurrency)
-    return _python(url, seconds, concurrency)
+        return _wrk(url, seconds, concurrency, paths)
+    return _python(url, seconds, concurrency, paths)
 
 
-def _wrk(url: str, seconds: float, concurrency: int) -> dict[str, float]:
+def _rotation(paths: list[str]) -> str:
+    """wrk request() hook: each connection takes the paths in turn."""
+    quoted = ", ".join(json.dumps(p) for p in paths)
+    return (
+        f"local paths = {{{quoted}}}\nlocal i = 0\n"
+        "request = function()\n  i = i % #paths + 1\n"
+        '  return wrk.format("GET", paths[i])\nend\n'
+    )
+
+
+def _wrk(
+    url: str, seconds: float, concurrency: int, paths: list[str] | None = None
+) -> dict[str, float]:
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
-        script.write(WRK_SCRIPT)
+        script.write(WRK_SCRIPT + (_rotation(paths) if paths else ""))
     threads = max(1, min(os.cpu_count() or 1, concurrency))
     command = ["wrk", f"-t{threads}", f"-c{concurrency}", f"-d{max(1, round(seconds))}s"]
     command += ["--timeout", "10s", "-s", script.name, url]
@@ -60,10 +75,12 @@ def _wrk(url: str, seconds: float, concurrency: int) -> dict[str, float]:
     }
 
 
-def _worker(url: str, seconds: float, threads: int) -> tuple[list[float], int]:
+def _worker(
+    url: str, seconds: float, threads: int, paths: list[str] | None = None
+) -> tuple[list[float], int]:
     """One process: `threads` keep-alive clients until the deadline; (latencies in s, errors)."""
     parts = urlsplit(url)
-    target = parts.path + (f"?{parts.query}" if parts.query else "")
+    targets = paths or [parts.path + (f"?{parts.query}" if parts.query else "")]
     deadline = time.monotonic() + seconds
     latencies: list[float] = []
     errors = [0]
@@ -72,7 +89,9 @@ def _worker(url: str, seconds: float, threads: int) -> tuple[list[float], int]:
     def client() -> None:
         conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
         mine: list[float] = []
+        turn = 0
         while time.monotonic() < deadline:
+            target, turn = targets[turn % len(targets)], turn + 1
             start = time.perf_counter()
             try:
                 conn.request("GET", target)
@@ -98,11 +117,15 @@ def _worker(url: str, seconds: float, threads: int) -> tuple[list[float], int]:
     return latencies, errors[0]
 
 
-def _python(url: str, seconds: float, concurrency: int) -> dict[str, float]:
+def _python(
+    url: str, seconds: float, concurrency: int, paths: list[str] | None = None
+) -> dict[str, float]:
     processes = max(1, min(os.cpu_count() or 1, concurrency))
     shares = [concurrency // processes + (i < concurrency % processes) for i in range(processes)]
     with ProcessPoolExecutor(processes) as pool:
-        results = list(pool.map(_worker, [url] * processes, [seconds] * processes, shares))
+        results = list(
+            pool.map(_worker, [url] * processes, [seconds] * processes, shares, [paths] * processes)
+        )
     elapsed = seconds  # every client stops starting requests at its deadline
     latencies = sorted(x for lat, _ in results for x in lat)
     if not latencies:

@@ -105,7 +105,7 @@ def serve_and_measure(
     with tempfile.NamedTemporaryFile(prefix="bench-gunicorn-", suffix=".log", delete=False) as f:
         gunicorn_log = Path(f.name)
     try:
-        with servers.gunicorn(uri, db, env, gunicorn_log) as base:
+        with servers.gunicorn(uri, db, env, gunicorn_log) as (base, _):
             for name, path in urls.items():
                 if name == "floor" and mode != "warm":
                     continue

@@ -59,8 +59,8 @@ def wait_ready(base: str, process: subprocess.Popen, timeout: float = 60.0) -> N
 
 
 @contextlib.contextmanager
-def gunicorn(uri: str, db: str, env: dict[str, str], log: Path) -> Iterator[str]:
-    """gunicorn with one worker per core on a free loopback port; yields its base url."""
+def gunicorn(uri: str, db: str, env: dict[str, str], log: Path) -> Iterator[tuple[str, int]]:
+    """gunicorn with one worker per core on a free loopback port; yields (base url, master pid)."""
     port = free_port()
     workers = str(os.cpu_count() or 1)
     command = [str(Path(sys.executable).parent / "gunicorn"), "-w", workers]
@@ -78,7 +78,7 @@ def gunicorn(uri: str, db: str, env: dict[str, str], log: Path) -> Iterator[str]
     try:
         base = f"http://127.0.0.1:{port}"
         wait_ready(base, process)
-        yield base
+        yield base, process.pid
     finally:
         process.terminate()
         try:

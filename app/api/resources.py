@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import Response, current_app, request
 from flask_smorest import Blueprint
 
 from app import resources
+from app.context import RequestContext
 from app.http import cached, send
 from app.requests import request_context
+from app.resources import Reply
 
 # Ids are BSON int64: a larger number matches no route (404) instead of reaching the driver.
 ID = "int(max=9223372036854775807)"
@@ -20,19 +24,25 @@ blp = Blueprint(
 )
 
 
-def _send(body, context, locale: str, ttl_minutes: int | None = None, source=None, key=None):
-    default = int(current_app.config["DEFAULT_S_MAXAGE"])
-    s_maxage = ttl_minutes * 60 if ttl_minutes else default
-    return send(body, context, locale=locale, s_maxage=s_maxage, source=source, cache_key=key)
+def _reply(build: Callable[[RequestContext], Reply]) -> Response:
+    """Every entry point: the response cache for anonymous requests, then `build`; replies
+    covered by a realm are never stored."""
+    context = request_context()
+    key, hit = cached(context, language=False)
+    if hit is not None:
+        return hit
+    reply = build(context)
+    ttl = reply.ttl_minutes
+    s_maxage = ttl * 60 if ttl else int(current_app.config["DEFAULT_S_MAXAGE"])
+    locale = reply.locale or context.site.default_translation.locale
+    return send(reply.body, context, locale=locale, s_maxage=s_maxage, source=reply.source,
+                cache_key=None if reply.protected else key)  # fmt: skip
 
 
 @blp.route(f"/<string:plural>/<{ID}:source_id>")
 @blp.doc(summary="A node source of a reachable node type, by id", operationId="source_get")
 def source_get(plural: str, source_id: int) -> Response:
-    context = request_context()
-    body, source = resources.source_item(context, plural, source_id)
-    key = None if source["node"]["realm_ids"] else cached(context, language=False)[0]
-    return _send(body, context, source["locale"], source["node"]["ttl"], source, key)
+    return _reply(lambda context: resources.source_item(context, plural, source_id))
 
 
 # Schemas of the collection parameters, as app.resources.parse_collection accepts them.
@@ -72,38 +82,28 @@ TAGS = {"type": "string", "pattern": r"^[a-z0-9][a-z0-9._-]*(,[a-z0-9][a-z0-9._-
     ],
 )
 def source_collection(plural: str) -> Response:
-    context = request_context()
-    body, translation = resources.source_collection(context, plural, request.path, request.args)
-    return _send(body, context, translation.locale)
+    return _reply(lambda c: resources.source_collection(c, plural, request.path, request.args))
 
 
 @blp.route(f"/nodes/<{ID}:node_id>")
 @blp.doc(summary="A node, by id", operationId="node_get")
 def node_get(node_id: int) -> Response:
-    context = request_context()
-    body = resources.node_item(context, node_id, request.args)
-    return _send(body, context, context.site.default_translation.locale)
+    return _reply(lambda context: resources.node_item(context, node_id, request.args))
 
 
 @blp.route(f"/documents/<{ID}:document_id>")
 @blp.doc(summary="A public document, by id", operationId="document_get")
 def document_get(document_id: int) -> Response:
-    context = request_context()
-    body = resources.document_item(context, document_id, request.args)
-    return _send(body, context, context.site.default_translation.locale)
+    return _reply(lambda context: resources.document_item(context, document_id, request.args))
 
 
 @blp.route(f"/tags/<{ID}:tag_id>")
 @blp.doc(summary="A tag, by id", operationId="tag_get")
 def tag_get(tag_id: int) -> Response:
-    context = request_context()
-    body = resources.tag_item(context, tag_id, request.args)
-    return _send(body, context, context.site.default_translation.locale)
+    return _reply(lambda context: resources.tag_item(context, tag_id, request.args))
 
 
 @blp.route(f"/realms/<{ID}:realm_id>")
 @blp.doc(summary="A realm (public description), by id", operationId="realm_get")
 def realm_get(realm_id: int) -> Response:
-    context = request_context()
-    return _send(resources.realm_item(context, realm_id), context,
-                 context.site.default_translation.locale)  # fmt: skip
+    return _reply(lambda context: resources.realm_item(context, realm_id))
