@@ -133,7 +133,8 @@ One document per node: the site tree. `_id` is the node id; `parent` and `positi
 the children whose type the node's type lists in its `children_nodes` fields, `realm_ids` the
 realms covering it and `sources` the source id of each of its translations. Pages never query it:
 every source embeds the node as it needs it (`node`, with `walker_children` as `children`); only the
-entry point `GET /api/nodes/<id>` reads it, by `_id`. For inspection, e.g. `db.nodes_v1.find({parent: 11}).sort({position: 1})` (the `parent` index).""",
+entry point `GET /api/nodes/<id>` reads it, by `_id`. For inspection, e.g.
+`db.nodes_v1.find({parent: 11}).sort({position: 1})` (the `parent` index).""",
     "sources": """\
 One document per translation of a node (one per node and locale): what requests serve. `_id` is the
 source id; `url` is the canonical url (null for blocks, whose type is not reachable); `node` embeds
