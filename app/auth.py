@@ -24,8 +24,6 @@ PREVIEW_OFF = frozenset({"", "0", "false", "off", "no", "n"})
 class Credentials:
     password: str | None
     claims: dict[str, Any] | None
-    #: True when an Authorization: Bearer header was sent but did not verify.
-    bad_token: bool = False
 
 
 def decode_token(token: str, secret: str | None) -> dict[str, Any] | None:
@@ -38,6 +36,14 @@ def decode_token(token: str, secret: str | None) -> dict[str, Any] | None:
         return None
 
 
+def roles_of(claims: dict[str, Any]) -> list[str]:
+    """The `roles` claim when it is a list of strings, else none (never a substring match)."""
+    roles = claims.get("roles")
+    if not isinstance(roles, list):
+        return []
+    return [role for role in roles if isinstance(role, str)]
+
+
 def mint_token(secret: str, sub: str, roles: list[str], ttl: timedelta) -> str:
     now = datetime.now(UTC)
     claims = {"sub": sub, "roles": roles, "iat": now, "nbf": now, "exp": now + ttl}
@@ -48,13 +54,12 @@ def request_credentials(request: Request, secret: str | None) -> Credentials:
     header = request.headers.get("Authorization", "")
     scheme, _, value = header.partition(" ")
     password = request.args.get("password")
-    claims, bad = None, False
+    claims = None
     if scheme.lower() == "passwordquery" and value:
         password = value
     elif scheme.lower() == "bearer" and value:
         claims = decode_token(value.strip(), secret)
-        bad = claims is None
-    return Credentials(password=password, claims=claims, bad_token=bad)
+    return Credentials(password=password, claims=claims)
 
 
 def wants_preview(request: Request) -> bool:
@@ -75,7 +80,7 @@ def check_preview(credentials: Credentials) -> None:
         raise Unauthorized(
             "Preview mode needs a valid bearer token.", {"WWW-Authenticate": "Bearer"}
         )
-    if PREVIEW_ROLE not in (credentials.claims.get("roles") or []):
+    if PREVIEW_ROLE not in roles_of(credentials.claims):
         raise Forbidden("You are not granted to use preview mode.")
 
 

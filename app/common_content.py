@@ -7,8 +7,7 @@ from typing import Any
 from app.context import RequestContext
 from app.head import build_head
 from app.naming import camel
-from app.publication import is_shown
-from app.realms import withheld
+from app.realms import denied, denied_realm_ids, may_see, withheld
 from app.site import COMMON_CONTENT_GROUPS, Translation
 from app.web_response import ItemDumper
 from schemas.web_response import dump_walker
@@ -28,7 +27,7 @@ def menus(context: RequestContext, locale: str, dump: ItemDumper) -> dict[str, A
         for source in generation.root_sources_of_types(
             list(MENU_WALKERS), locale, context.visibility
         )
-        if not withheld(source, context)
+        if not denied(source, context)  # a hide_blocks realm hides a footer's blocks, not it
     ]
     if not roots:
         return {}
@@ -38,6 +37,7 @@ def menus(context: RequestContext, locale: str, dump: ItemDumper) -> dict[str, A
         visibility=context.visibility,
         root=roots[0][0],
         accept=lambda s: not withheld(s, context),
+        denied_realms=tuple(denied_realm_ids(context)),
     )
     walkers = walk_many(roots, MENUS_MAX_LEVEL, walker_context, context.definitions)
     return {
@@ -56,7 +56,7 @@ def build_common_content(context: RequestContext, translation: Translation) -> d
         "@context": "/api/contexts/CommonContent",
         "@id": "/api/common_content",
         "@type": "CommonContent",
-        "home": dump(home) if home is not None and is_shown(home, context.visibility) else None,
+        "home": dump(home) if home is not None and may_see(home, context) else None,
         "menus": menus(context, locale, dump),
-        "head": build_head(site, locale, context.visibility),
+        "head": build_head(context, locale),
     }

@@ -25,3 +25,5 @@ class RequestContext:
     claims: dict[str, Any] | None = None
     #: Set when the response depended on credentials (it must then be Cache-Control: private).
     used_credentials: bool = field(default=False)
+    #: Realm id -> granted, decided once per request (app.realms.granted).
+    grants: dict[int, bool] = field(default_factory=dict)

@@ -8,6 +8,7 @@ from flask import Flask, Response, g, request
 from werkzeug.exceptions import HTTPException
 
 from app.jsonld import json_response
+from app.redact import public_full_path
 
 log = logging.getLogger(__name__)
 
@@ -67,8 +68,8 @@ def problem(status: int, message: str, headers: dict[str, str] | None = None) ->
 def _logged(status: int, message: str) -> None:
     """Every error is logged once, with the request id the response carries."""
     level = logging.ERROR if status >= 500 else logging.INFO
-    log.log(level, "%s %s -> %d %s [request %s]", request.method, request.full_path.rstrip("?"),
-            status, message, g.get("request_id", "-"))  # fmt: skip
+    log.log(level, "%s %s -> %d %s [request %s]", request.method, public_full_path(), status,
+            message, g.get("request_id", "-"))  # fmt: skip
 
 
 def init_app(app: Flask) -> None:

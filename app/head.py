@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.context import RequestContext
 from app.fixture.materialise import document_summary
-from app.publication import Visibility, is_shown
+from app.realms import may_see
 from app.site import SiteModel
 from schemas.fields import document_dumper
 
@@ -37,26 +38,26 @@ def _share_image(site: SiteModel, locale: str, item: dict[str, Any] | None) -> d
     return None
 
 
-def home_url(site: SiteModel, locale: str, visibility: Visibility) -> str | None:
-    home = site.homes.get(locale)
-    return home["url"] if home is not None and is_shown(home, visibility) else None
+def home_url(context: RequestContext, locale: str) -> str | None:
+    home = context.site.homes.get(locale)
+    return home["url"] if home is not None and may_see(home, context) else None
 
 
-def policy_url(site: SiteModel, locale: str, visibility: Visibility) -> str | None:
-    for source in site.policy_sources.get(locale, []):
-        if is_shown(source, visibility):
+def policy_url(context: RequestContext, locale: str) -> str | None:
+    for source in context.site.policy_sources.get(locale, []):
+        if may_see(source, context):
             return source["url"]
     return None
 
 
 def build_head(
-    site: SiteModel,
+    context: RequestContext,
     locale: str,
-    visibility: Visibility,
     item: dict[str, Any] | None = None,
     document_dump: Any = None,
 ) -> dict[str, Any]:
     """Head fields in the order of seed.md; `item` is None for common content."""
+    site = context.site
     settings = site.settings
     site_name = settings.get("site_name") or ""
     seo_description = settings.get("seo_description") or ""
@@ -73,10 +74,10 @@ def build_head(
     head["siteName"] = site_name
     head["metaTitle"] = meta_title
     head["metaDescription"] = meta_description
-    head["policyUrl"] = policy_url(site, locale, visibility)
+    head["policyUrl"] = policy_url(context, locale)
     head["mainColor"] = settings.get("main_color")
     head.update({key: settings.get(name) for key, name in SOCIAL})
-    head["homePageUrl"] = home_url(site, locale, visibility)
+    head["homePageUrl"] = home_url(context, locale)
     share = _share_image(site, locale, item)
     if document_dump is None:
         document_dump = document_dumper(frozenset({"document_display"})).dump

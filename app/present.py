@@ -11,7 +11,7 @@ from app.realms import withheld
 
 def present(source: dict[str, Any], context: RequestContext) -> dict[str, Any]:
     """`source` without the references (`nodes` fields) this request may not see: unpublished
-    ones, and ones a `deny` realm withholds from it."""
+    ones, and ones a realm withholds from it (app.realms.withheld)."""
     node_type = context.site.node_types[source["type"]]
     reference_fields = [f.name for f in node_type.fields if f.type == "nodes"]
     if not reference_fields:

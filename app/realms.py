@@ -7,11 +7,15 @@ from typing import Any
 
 import bcrypt
 
+from app.auth import roles_of
 from app.context import RequestContext
 from app.errors import Unauthorized
+from app.publication import is_shown
 
 DENIED = "WebResponse was denied by Realm authorization, check Www-Authenticate header"
 SCHEMES = {"plain_password": "PasswordQuery", "bearer_role": "Bearer", "bearer_user": "Bearer"}
+# bcrypt reads at most 72 bytes; a longer password can match no stored hash.
+MAX_PASSWORD_BYTES = 72
 
 
 def realm_view(realm: dict[str, Any]) -> dict[str, Any]:
@@ -26,19 +30,28 @@ def realm_view(realm: dict[str, Any]) -> dict[str, Any]:
 
 
 def granted(realm: dict[str, Any], context: RequestContext) -> bool:
-    """Whether the request's credentials satisfy `realm` (constant-time password check)."""
+    """Whether the request's credentials satisfy `realm`; decided once per realm and request
+    (a bcrypt check costs milliseconds on purpose)."""
+    found = context.grants.get(realm["_id"])
+    if found is None:
+        found = context.grants[realm["_id"]] = _grants(realm, context)
+    return found
+
+
+def _grants(realm: dict[str, Any], context: RequestContext) -> bool:
     kind = realm["type"]
     if kind == "plain_password":
-        if context.password is None or not realm.get("password_hash"):
+        password = (context.password or "").encode()
+        if not password or not realm.get("password_hash") or len(password) > MAX_PASSWORD_BYTES:
             return False
         context.used_credentials = True
-        return bcrypt.checkpw(context.password.encode(), realm["password_hash"].encode())
+        return bcrypt.checkpw(password, realm["password_hash"].encode())
     claims = context.claims
     if claims is None:
         return False
     context.used_credentials = True
     if kind == "bearer_role":
-        return realm.get("role") in (claims.get("roles") or [])
+        return realm.get("role") in roles_of(claims)
     return claims.get("sub") in (realm.get("users") or [])
 
 
@@ -53,9 +66,7 @@ def decide(source: dict[str, Any], context: RequestContext) -> RealmDecision:
     realms = [context.site.realms[i] for i in source["node"]["realm_ids"]]
     hiding = False
     for realm in realms:
-        if realm["behaviour"] == "none":
-            continue
-        if granted(realm, context):
+        if realm["behaviour"] == "none" or granted(realm, context):
             continue
         if realm["behaviour"] == "deny":
             scheme = SCHEMES[realm["type"]]
@@ -64,11 +75,41 @@ def decide(source: dict[str, Any], context: RequestContext) -> RealmDecision:
     return RealmDecision([realm_view(r) for r in realms], hiding)
 
 
+def _not_granted(source: dict[str, Any], context: RequestContext, behaviour: str) -> bool:
+    realms = context.site.realms
+    return any(
+        realms[i]["behaviour"] == behaviour and not granted(realms[i], context)
+        for i in source["node"]["realm_ids"]
+    )
+
+
+def denied(source: dict[str, Any], context: RequestContext) -> bool:
+    """A `deny` realm the request is not granted covers the source."""
+    return _not_granted(source, context, "deny")
+
+
 def withheld(source: dict[str, Any], context: RequestContext) -> bool:
-    """Whether a listed source (block, feed entry, menu entry) is withheld from this request:
-    a `deny` realm it is not granted protects it."""
-    for realm_id in source["node"]["realm_ids"]:
-        realm = context.site.realms[realm_id]
-        if realm["behaviour"] == "deny" and not granted(realm, context):
-            return True
-    return False
+    """Whether a source listed inside another (block, feed entry, menu entry, reference,
+    breadcrumb) is withheld from this request: denied, or a block (non-reachable) that a
+    `hide_blocks` realm hides from it."""
+    if denied(source, context):
+        return True
+    return not source["reachable"] and _not_granted(source, context, "hide_blocks")
+
+
+def denied_realm_ids(context: RequestContext) -> list[int]:
+    """`deny` realms this request is not granted (queries exclude what they cover)."""
+    return [
+        r["_id"]
+        for r in context.site.realms.values()
+        if r["behaviour"] == "deny" and not granted(r, context)
+    ]
+
+
+def may_see(source: dict[str, Any], context: RequestContext, *, listed: bool = False) -> bool:
+    """Whether this request may see a source at all: published (or previewed), in a translation
+    it may see, not denied by a realm. `listed` adds the rule of lists (visible nodes only)."""
+    translation = context.site.translations.get(source["locale"])
+    if translation is None or not (translation.available or context.visibility.preview):
+        return False
+    return is_shown(source, context.visibility, listed=listed) and not denied(source, context)

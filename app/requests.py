@@ -13,6 +13,7 @@ from app.context import RequestContext
 from app.errors import ApiError, BadRequest
 from app.jsonld import LD_JSON
 from app.publication import Visibility
+from app.redact import public_full_path
 from app.site import current_site
 
 MAX_URL_LENGTH = 4096
@@ -74,7 +75,7 @@ def request_context() -> RequestContext:
         visibility=Visibility(now=datetime.now(UTC), preview=preview),
         schemas=current_app.extensions["cms.schemas"],
         definitions=current_app.extensions["cms.walker_definitions"],
-        request_iri=request.full_path.rstrip("?"),
+        request_iri=public_full_path(),
         password=credentials.password,
         claims=credentials.claims,
     )

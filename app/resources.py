@@ -14,7 +14,8 @@ from app.context import RequestContext
 from app.errors import BadRequest, NotFound
 from app.fixture.materialise import document_summary, tag_summary
 from app.locale import resolve_translation
-from app.realms import decide, granted, realm_view
+from app.realms import decide, denied_realm_ids, may_see, realm_view
+from app.redact import SECRET_PARAMETERS
 from app.site import NodeType
 from app.web_response import ItemDumper
 from schemas.fields import document_dumper, node_schema, tag_schema
@@ -23,6 +24,7 @@ ITEMS_PER_PAGE = 30
 MAX_ITEMS_PER_PAGE = 100
 ORDERS = {"publishedAt": "published_at", "position": "node.position"}
 DISPLAY = frozenset({"document_display", "tag_base", "tag_parent"})
+_DIGITS = re.compile(r"[0-9]{1,9}")  # ASCII only: str.isdigit() also accepts "²"
 _SLUGS = re.compile(r"[a-z0-9][a-z0-9._-]*(,[a-z0-9][a-z0-9._-]*)*")
 
 
@@ -74,7 +76,7 @@ def _int(args: MultiDict, name: str, default: int, low: int, high: int) -> int:
     value = args.get(name)
     if value is None:
         return default
-    if not value.isdigit() or not low <= int(value) <= high:
+    if not _DIGITS.fullmatch(value) or not low <= int(value) <= high:
         raise BadRequest(f"{name} must be an integer from {low} to {high}")
     return int(value)
 
@@ -105,7 +107,8 @@ def parse_collection(args: MultiDict) -> CollectionQuery:
 
 
 def _page_iri(path: str, args: MultiDict, page: int) -> str:
-    params = [(k, v) for k, v in args.items(multi=True) if k != "page"] + [("page", str(page))]
+    kept = [(k, v) for k, v in args.items(multi=True) if k != "page" and k not in SECRET_PARAMETERS]
+    params = kept + [("page", str(page))]
     return f"{path}?{urlencode(params)}"
 
 
@@ -116,11 +119,7 @@ def source_collection(context: RequestContext, plural: str, path: str, args: Mul
     translation = resolve_translation(
         context.site, locale=parsed.locale, accept_language=None, preview=context.visibility.preview
     )
-    denied = [
-        r["_id"]
-        for r in context.site.realms.values()
-        if r["behaviour"] == "deny" and not granted(r, context)
-    ]
+    denied = denied_realm_ids(context)
     query: dict[str, Any] = {"type": node_type.name, "locale": translation.locale}
     if denied:
         query["node.realm_ids"] = {"$nin": denied}
@@ -170,12 +169,13 @@ def _locale(context: RequestContext, args: MultiDict) -> str:
 
 
 def node_item(context: RequestContext, node_id: int, args: MultiDict) -> Reply:
-    """A node: published (or previewed), not withheld by a deny realm."""
+    """A node that has a source this request may see (not only a previewable one)."""
     generation = context.site.generation
     node = generation.node(node_id)
-    if node is None or node["status"] not in context.visibility.statuses():
+    sources = generation.sources_by_ids(list(node["sources"].values())) if node else []
+    if not any(may_see(s, context) for s in sources):
         raise NotFound(f"No node {node_id}")
-    decide({"node": node}, context)
+    decide(sources[0], context)  # a deny realm covers the node, hence all its sources
     locale = _locale(context, args)
     default = context.site.default_translation.locale
     tags = [

@@ -10,7 +10,6 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from flask import Request
 
@@ -42,9 +41,11 @@ class ResponseCache:
             return None
         if any(name in request.args for name in PRIVATE_PARAMETERS):
             return None
-        args: Any = tuple(sorted(request.args.items(multi=True)))
+        # The raw query string, not the parsed arguments: the body repeats it (@id, hydra:view),
+        # so two spellings of the same arguments are two entries.
+        query = request.query_string.decode("latin-1")
         accept_language = request.headers.get("Accept-Language", "") if language else ""
-        return (version, request.path, args, accept_language)
+        return (version, request.path, query, accept_language)
 
     def get(self, key: tuple | None, now: datetime) -> CachedResponse | None:
         if key is None:

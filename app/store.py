@@ -7,7 +7,6 @@ atomic write and readers never see a half-loaded site. See docs/collections.md.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from pymongo import ASCENDING, DESCENDING
@@ -140,12 +139,6 @@ class Generation:
         """A whole small collection (translations, settings, node types, realms)."""
         return list(self._collection(kind).find().sort("_id", ASCENDING))
 
-    def documents(self, ids: Iterable[int]) -> list[dict[str, Any]]:
-        ids = list(ids)
-        return list(
-            self._collection("documents").find({"_id": {"$in": ids}}, batch_size=len(ids) + 1)
-        )
-
     def homes(self) -> list[dict[str, Any]]:
         """The home source of every translation, whatever its publication (callers filter)."""
         return list(self._collection("sources").find({"node.home": True}))
@@ -179,6 +172,14 @@ class Generation:
         sources = self._collection("sources")
         page = list(sources.find(query, batch_size=limit + 1).sort(sort).skip(skip).limit(limit))
         return page, self._collection("sources").count_documents(query)
+
+    def sources_by_ids(self, source_ids: list[int]) -> list[dict[str, Any]]:
+        """Sources by id, whatever their publication (callers apply app.realms.may_see)."""
+        if not source_ids:
+            return []
+        return list(
+            self._collection("sources").find({"_id": {"$in": source_ids}}, WITHOUT_CHILDREN)
+        )
 
     def node(self, node_id: int) -> dict[str, Any] | None:
         return self._collection("nodes").find_one({"_id": node_id})
@@ -240,6 +241,7 @@ class Generation:
         tag_ids: list[int],
         exclude_source: int | None,
         limit: int,
+        exclude_realms: list[int] | None = None,
     ) -> list[dict[str, Any]]:
         """Newest listed sources of a type in one translation, carrying all of `tag_ids`.
 
@@ -255,5 +257,7 @@ class Generation:
             query["node.tag_ids"] = {"$all": tag_ids}
         if exclude_source is not None:
             query["_id"] = {"$ne": exclude_source}
+        if exclude_realms:
+            query["node.realm_ids"] = {"$nin": exclude_realms}
         cursor = self._collection("sources").find(query, WITHOUT_CHILDREN, batch_size=limit + 1)
         return list(cursor.sort([("published_at", DESCENDING), ("_id", DESCENDING)]).limit(limit))

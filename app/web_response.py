@@ -11,7 +11,7 @@ from app.context import RequestContext
 from app.head import build_head
 from app.paths import Resolution
 from app.present import present
-from app.realms import decide, withheld
+from app.realms import decide, denied_realm_ids, withheld
 from schemas.fields import document_dumper
 from schemas.web_response import WebResponseSchema, dump_walker
 from walkers.walker import AUTO_CHILDREN, WalkerContext, walk
@@ -76,6 +76,7 @@ def blocks(source: dict[str, Any], context: RequestContext, dump: ItemDumper) ->
         visibility=context.visibility,
         root=source,
         accept=lambda s: not withheld(s, context),
+        denied_realms=tuple(denied_realm_ids(context)),
     )
     root = walk(source, AUTO_CHILDREN, BLOCKS_MAX_LEVEL, walker_context, context.definitions)
     return [dump_walker(child, dump, counts=False) for child in root.children]
@@ -101,20 +102,14 @@ class WebResponseTransformer:
             locale = site.default_translation.locale
             output.item = data.redirection
             output.breadcrumbs = {"@type": "Breadcrumbs", "@id": "_:breadcrumbs", "items": []}
-            output.head = build_head(site, locale, context.visibility)
+            output.head = build_head(context, locale)
             return output
         decision = decide(source, context)
         groups = frozenset(site.node_types[source["type"]].operation_groups())
         dump = ItemDumper(context, groups)
         output.item = dump(source, item=True)
         output.breadcrumbs = breadcrumbs(source, context, ItemDumper(context, BREADCRUMB_GROUPS))
-        output.head = build_head(
-            site,
-            source["locale"],
-            context.visibility,
-            source,
-            document_dump=dump.document,
-        )
+        output.head = build_head(context, source["locale"], source, document_dump=dump.document)
         output.blocks = [] if decision.hiding_blocks else blocks(source, context, dump)
         output.realms = decision.realms
         output.hiding_blocks = decision.hiding_blocks
