@@ -102,7 +102,8 @@ def parse_collection(args: MultiDict) -> CollectionQuery:
         locale=args.get("_locale"),
         tags=tags.split(",") if tags else [],
         visible=None if visible is None else visible == "true",
-        sort=[*(sort or [("published_at", DESCENDING)]), ("_id", ASCENDING)],
+        # _id breaks ties in the direction of the last key, as the indexes are built
+        sort=[*(sort := sort or [("published_at", DESCENDING)]), ("_id", sort[-1][1])],
     )
 
 

@@ -35,12 +35,25 @@ INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
     "sources": [
         # walkers (children of several nodes at once) and breadcrumbs (ancestors)
         ("node_locale", [("node_id", ASCENDING), ("locale", ASCENDING)], {"unique": True}),
-        # article feeds: same translation and type, newest first
+        # article feeds and collections by date: same translation and type, newest first (the
+        # sort is published_at then _id, in the same direction, so the index serves it either way)
         (
             "feed",
-            [("locale", ASCENDING), ("type", ASCENDING), ("published_at", DESCENDING)],
+            [
+                ("locale", ASCENDING),
+                ("type", ASCENDING),
+                ("published_at", DESCENDING),
+                ("_id", DESCENDING),
+            ],
             {},
         ),
+        # collections ordered by position
+        (
+            "position",
+            [("locale", ASCENDING), ("type", ASCENDING), ("node.position", ASCENDING),
+             ("_id", ASCENDING)],
+            {},
+        ),  # fmt: skip
         # homes of every translation (head, common content)
         ("home", [("node.home", ASCENDING), ("locale", ASCENDING)], {}),
     ],
