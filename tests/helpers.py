@@ -5,6 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 WR = "/api/web_response_by_path"
+# The demo site's social and colour settings, as every head shows them.
+DEMO_SOCIAL_HEAD = {
+    "mainColor": "#00aaff",
+    "facebookUrl": "https://www.facebook.com/demosite",
+    "instagramUrl": "https://www.instagram.com/demosite",
+    "twitterUrl": "https://twitter.com/demosite",
+    "youtubeUrl": "https://www.youtube.com/@demosite",
+    "linkedinUrl": "https://www.linkedin.com/company/demosite",
+}
 
 
 def get_path(client, path: str, **kwargs: Any):

@@ -9,7 +9,7 @@ import pytest
 
 from app.auth import PREVIEW_ROLE, mint_token
 from tests.conftest import JWT_SECRET, demo_site
-from tests.helpers import node, problem_detail, titles
+from tests.helpers import DEMO_SOCIAL_HEAD, node, problem_detail, titles
 
 CC = "/api/common_content"
 MENUS = ["mainMenuWalker", "footerMenuWalker", "footerWalker"]
@@ -35,14 +35,7 @@ SETTINGS_HEAD = {
     "metaTitle": "Demo Site",
     "metaDescription": "News, events and stories from a small town",
 }
-SOCIAL_HEAD = {
-    "mainColor": "#00aaff",
-    "facebookUrl": "https://www.facebook.com/demosite",
-    "instagramUrl": "https://www.instagram.com/demosite",
-    "twitterUrl": "https://twitter.com/demosite",
-    "youtubeUrl": "https://www.youtube.com/@demosite",
-    "linkedinUrl": "https://www.linkedin.com/company/demosite",
-}
+SOCIAL_HEAD = DEMO_SOCIAL_HEAD
 
 
 def share_image(alt: str | None) -> dict[str, Any]:

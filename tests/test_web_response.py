@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import get_path, problem_detail, titles
+from tests.helpers import DEMO_SOCIAL_HEAD, get_path, problem_detail, titles
 
 NOT_RESOLVED = "None of the chained PathResolverInterface were able to resolve path"
 
@@ -15,14 +15,7 @@ HEAD_SETTINGS = {
     "matomoSiteId": "7",
     "siteName": "Demo Site",
 }
-SOCIAL = {
-    "mainColor": "#00aaff",
-    "facebookUrl": "https://www.facebook.com/demosite",
-    "instagramUrl": "https://www.instagram.com/demosite",
-    "twitterUrl": "https://twitter.com/demosite",
-    "youtubeUrl": "https://www.youtube.com/@demosite",
-    "linkedinUrl": "https://www.linkedin.com/company/demosite",
-}
+SOCIAL = DEMO_SOCIAL_HEAD
 SHARE_IMAGE = {
     "@type": "Document",
     "@id": "/api/documents/1",
