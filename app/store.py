@@ -7,6 +7,7 @@ atomic write and readers never see a half-loaded site. See docs/collections.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pymongo import ASCENDING, DESCENDING
@@ -91,7 +92,12 @@ class Store:
 
     # --- writing a generation (the loader) ---------------------------------------------------
 
-    def write_generation(self, version: int, documents: dict[str, list[dict[str, Any]]]) -> None:
+    def write_generation(
+        self,
+        version: int,
+        documents: dict[str, list[dict[str, Any]]],
+        progress: Callable[[str], None] = lambda message: None,
+    ) -> None:
         """Write every collection of a generation, then its indexes. Nothing reads it yet."""
         for kind in KINDS:
             name = collection_name(kind, version)
@@ -100,6 +106,11 @@ class Store:
             docs = documents.get(kind, [])
             for start in range(0, len(docs), 1000):
                 collection.insert_many(docs[start : start + 1000], ordered=True)
+                if len(docs) > 5000:  # only large collections: a line per 1000 would be noise
+                    done = min(start + 1000, len(docs))
+                    if done % 10000 == 0 or done == len(docs):
+                        progress(f"{name}: {done}/{len(docs)}")
+            progress(f"{name}: {len(docs)} documents written")
             if not docs:
                 self.db.create_collection(name)
             for index_name, keys, options in INDEXES.get(kind, []):
