@@ -38,6 +38,7 @@ class ArticleFeedDefinition:
             visibility=context.visibility,
             tag_ids=source["node"]["tag_ids"],
             exclude_source=root["_id"] if root["type"] == self.article_type else None,
+            exclude_realms=list(context.denied_realms),
             limit=limit,
         )
 

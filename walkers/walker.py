@@ -28,6 +28,9 @@ class WalkerContext:
     root: dict[str, Any]
     #: Listed sources this predicate rejects are left out (realm-protected ones, for instance).
     accept: Callable[[dict[str, Any]], bool] = lambda source: True
+    #: Realms whose sources definitions must leave out of their queries (so that a limit counts
+    #: only what the request may see).
+    denied_realms: tuple[int, ...] = ()
 
 
 @dataclass
