@@ -51,10 +51,14 @@ INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
         # collections ordered by position
         (
             "position",
-            [("locale", ASCENDING), ("type", ASCENDING), ("node.position", ASCENDING),
-             ("_id", ASCENDING)],
+            [
+                ("locale", ASCENDING),
+                ("type", ASCENDING),
+                ("node.position", ASCENDING),
+                ("_id", ASCENDING),
+            ],
             {},
-        ),  # fmt: skip
+        ),
         # homes of every translation (head, common content)
         ("home", [("node.home", ASCENDING), ("locale", ASCENDING)], {}),
     ],
