@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from app import db, errors, requests
+from app import cors, db, errors, requests
 from app.auth import check_secret, token_command
 from app.config import DEFAULTS, plain_environment
 from app.extensions import walker_definitions, web_response_transformer
@@ -56,6 +56,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["cms.api"] = api
     errors.init_app(app)  # after Api(), whose own HTTPException handler it replaces
     requests.init_app(app)
+    cors.init_app(app)
     from app.api import contexts, docs
 
     app.register_blueprint(docs.blp)
