@@ -136,13 +136,9 @@ def test_hide_blocks_realm(client):
 
 
 def test_preview_headers_and_forbidden_message(client):
-    response = (
-        get_path(client, "/draft-page", query_string=None)
-        if False
-        else client.get(
-            "/api/web_response_by_path?path=/draft-page&_preview=1",
-            headers=CREDENTIALS["token with role"],
-        )
+    response = client.get(
+        "/api/web_response_by_path?path=/draft-page&_preview=1",
+        headers=CREDENTIALS["token with role"],
     )
     assert response.status_code == 200
     assert response.headers["Cache-Control"] == "private, no-store"
