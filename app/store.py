@@ -61,14 +61,27 @@ INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
         ),
         # homes of every translation (head, common content)
         ("home", [("node.home", ASCENDING), ("locale", ASCENDING)], {}),
+        # the policy pages of the site model, by node name
+        ("node_name", [("node.node_name", ASCENDING), ("locale", ASCENDING)], {}),
+        # the next scheduled publication (a covered query: published_at only)
+        ("published_at", [("published_at", ASCENDING)], {}),
+        # operators' look-ups by url (requests resolve paths through `paths`); not unique, as
+        # sources that are not reachable have no url (uniqueness comes from `paths._id`)
+        ("url", [("url", ASCENDING), ("locale", ASCENDING)], {}),
     ],
     "nodes": [("parent", [("parent", ASCENDING), ("position", ASCENDING)], {})],
     "paths": [("source", [("source_id", ASCENDING)], {})],
 }
 
 
-# Projection for sources that will not be expanded (breadcrumbs, feed entries).
-WITHOUT_CHILDREN = {"node.children": 0}
+# Kinds small enough to be read whole, once per site generation and process (Generation.all).
+WHOLE_READ_KINDS = ("translations", "settings", "node_types", "realms", "tags")
+
+# Projections of listed sources (walker children, breadcrumbs, feed entries): only the item of a
+# response shows its alternates (Link header) and ancestors (breadcrumbs); url aliases are served
+# by `paths`. Sources that will not be expanded leave out their child ids too.
+LISTED = {"alternates": 0, "url_aliases": 0, "node.ancestors": 0}
+WITHOUT_CHILDREN = {**LISTED, "node.children": 0}
 
 
 def collection_name(kind: str, version: int) -> str:
@@ -164,7 +177,9 @@ class Generation:
         return self._db[collection_name(kind, self.version)]
 
     def all(self, kind: str) -> list[dict[str, Any]]:
-        """A whole small collection (translations, settings, node types, realms)."""
+        """A whole small collection (one of WHOLE_READ_KINDS), in `_id` order."""
+        if kind not in WHOLE_READ_KINDS:
+            raise ValueError(f"{kind} is not read whole: query it through an index")
         return list(self._collection(kind).find().sort("_id", ASCENDING))
 
     def homes(self) -> list[dict[str, Any]]:
@@ -244,7 +259,7 @@ class Generation:
             "locale": locale,
             **source_filter(visibility, listed=True),
         }
-        projection = None if with_children else WITHOUT_CHILDREN
+        projection = LISTED if with_children else WITHOUT_CHILDREN
         cursor = self._collection("sources").find(query, projection, batch_size=len(node_ids) + 1)
         return list(cursor)
 

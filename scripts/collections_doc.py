@@ -145,9 +145,13 @@ for the hreflang alternates of a response, filtered per request. So a response n
 lookup. Reads: a resolved path fetches its source by `_id` with the publication filter; walkers
 fetch the listed children of several nodes in one query by `node_id` `$in` and `locale`
 (`node_locale`); article feeds query `locale`, `type` (and `node.tag_ids` `$all`), newest
-`published_at` first (`feed`); the site model reads the home of each translation (`node.home:
-true`, `home`) and the `privacy` / `legal` pages (`node.node_name`); common content reads the root
-menus and footers (`node.parent: null`, by `type` and `locale`).""",
+`published_at` first (`feed`); collections page by `locale` and `type` in `published_at` order
+(`feed`) or `node.position` order (`position`); the site model reads the home of each translation
+(`node.home: true`, `home`), the `privacy` / `legal` pages (`node.node_name`, `node_name`) and the
+publication dates still to come (`published_at` `$gt` now, `published_at`); common content reads
+the root menus and footers (`node.parent: null`, by `type` and `locale`, in `node.position` order:
+`position`). The `url` index serves inspection: `db.sources_v1.find({url: "/about"})`.
+tests/test_indexes.py checks that every query of a crawl of the demo site is served by an index.""",
     "paths": """\
 Every resolvable path and every redirection, each to its target; `_id` is the path, so resolving a
 path is one indexed find (`Generation.path()`, once per internal redirection hop) followed by the

@@ -46,3 +46,17 @@ def cold_commands(app, path: str) -> int:
     before = store.commands
     assert get_path(client, path).status_code == 200
     return store.commands - before
+
+
+def iris(value: Any, found: set[str]) -> set[str]:
+    """Every dereferenceable @id in a response body (blank nodes left out), added to `found`."""
+    if isinstance(value, dict):
+        iri = value.get("@id")
+        if isinstance(iri, str) and not iri.startswith("_:"):
+            found.add(iri)
+        for child in value.values():
+            iris(child, found)
+    elif isinstance(value, list):
+        for child in value:
+            iris(child, found)
+    return found

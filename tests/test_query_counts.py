@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pymongo import monitoring
 
+from app.publication import Visibility
 from tests.helpers import cold_commands, get_path, titles
 from tests.sites import with_blocks
 
@@ -52,3 +53,18 @@ def test_five_and_two_hundred_blocks_cost_the_same_queries(make_app, tier):
 def test_breadcrumbs_cost_one_query(make_app, tier):
     # pointer, path, source, breadcrumbs (blog), level 1 (the article's block), level 2 (none)
     assert cold_commands(make_app(RESPONSE_CACHE=False), "/blog/first-article") == 5
+
+
+def test_listed_sources_are_read_without_what_only_the_item_shows(store):
+    generation = store.generation(store.live()["version"])
+    visibility = Visibility.public()
+    article = generation.sources_of_nodes([19], "en", visibility)  # a walker child: children kept
+    assert len(article) == 1
+    assert "children" in article[0]["node"]
+    crumb = generation.sources_of_nodes([19], "en", visibility, with_children=False)
+    for listed in (article[0], crumb[0]):
+        assert {"alternates", "url_aliases"} & set(listed) == set()
+        assert "ancestors" not in listed["node"]
+    assert "children" not in crumb[0]["node"]
+    item = generation.source(article[0]["_id"], visibility)  # the item of a response: everything
+    assert item["alternates"] and "ancestors" in item["node"] and "children" in item["node"]

@@ -4,24 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import problem_detail
+from tests.helpers import iris, problem_detail
 
 NOT_REACHABLE = {"content_blocks", "group_blocks", "article_feed_blocks", "menus", "menu_links",
                  "footers"}  # fmt: skip
 PAGES = ["/", "/about", "/blog", "/blog/first-article", "/fr", "/fr/blog", "/team", "/premium"]
-
-
-def iris(value, found):
-    if isinstance(value, dict):
-        iri = value.get("@id")
-        if isinstance(iri, str) and not iri.startswith("_:"):
-            found.add(iri)
-        for child in value.values():
-            iris(child, found)
-    elif isinstance(value, list):
-        for child in value:
-            iris(child, found)
-    return found
 
 
 def test_every_iri_of_the_demo_responses_dereferences(client):

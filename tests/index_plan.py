@@ -1,0 +1,74 @@
+"""Which index would MongoDB use for a query? A small model of its planner, for the index tests.
+
+FerretDB (the real tier) evaluates most filters after a full scan, so the tests cannot observe
+index use on it; this model states the rule the indexes are designed to: a query is served by an
+index when the index's leading key is bounded by the filter (equality, `$in` or a range), and, when
+the query sorts, the sort keys follow the index's equality prefix in the index's order or in its
+exact reverse (no in-memory sort). The `_id` index serves any equality or `$in` on `_id`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+EQUALITY = "equality"  # a value or {$eq: value}
+IN = "in"  # {$in: [...]}: MongoDB merges the sorted runs of each value
+RANGE = "range"  # $gt, $gte, $lt, $lte
+RESIDUAL = "residual"  # anything else ($ne, $nin, $all, ...): checked on the fetched documents
+RANGE_OPERATORS = {"$gt", "$gte", "$lt", "$lte"}
+
+
+@dataclass
+class Query:
+    """One read as the store issued it: collection kind, filter and sort."""
+
+    kind: str
+    method: str
+    filter: dict[str, Any]
+    sort: list[tuple[str, int]] = field(default_factory=list)
+
+    def describe(self) -> str:
+        sort = f".sort({dict(self.sort)})" if self.sort else ""
+        return f"{self.kind}.{self.method}({shape(self.filter)}){sort}"
+
+
+def predicate(condition: Any) -> str:
+    if isinstance(condition, dict) and condition and all(k.startswith("$") for k in condition):
+        operators = set(condition)
+        if operators == {"$eq"}:
+            return EQUALITY
+        if operators == {"$in"}:
+            return IN
+        if operators <= RANGE_OPERATORS:
+            return RANGE
+        return RESIDUAL
+    return EQUALITY
+
+
+def shape(filter_: dict[str, Any]) -> dict[str, str]:
+    """{field: predicate kind}; top-level operators ($or, $and...) are residual."""
+    return {k: RESIDUAL if k.startswith("$") else predicate(v) for k, v in filter_.items()}
+
+
+def _sort_follows(keys: list[tuple[str, int]], sort: list[tuple[str, int]]) -> bool:
+    if [k for k, _ in keys[: len(sort)]] != [k for k, _ in sort]:
+        return False
+    same = all(d == s for (_, d), (_, s) in zip(keys, sort, strict=False))
+    reverse = all(d == -s for (_, d), (_, s) in zip(keys, sort, strict=False))
+    return same or reverse
+
+
+def serving_index(query: Query, indexes: dict[str, list[tuple[str, int]]]) -> str | None:
+    """The name of an index that bounds the query and yields its order, or None."""
+    predicates = shape(query.filter)
+    if predicates.get("_id") in (EQUALITY, IN):
+        return "_id_"
+    for name, keys in indexes.items():
+        prefix = 0
+        while prefix < len(keys) and predicates.get(keys[prefix][0]) in (EQUALITY, IN):
+            prefix += 1
+        bounded = prefix > 0 or predicates.get(keys[0][0]) == RANGE
+        if bounded and (not query.sort or _sort_follows(keys[prefix:], query.sort)):
+            return name
+    return None

@@ -1,0 +1,181 @@
+"""Every read the service issues is served by an index (or reads a small collection whole).
+
+The crawl drives every endpoint of the demo site with every kind of credential, with the
+response cache off, and records each query the store sends; tests/index_plan.py decides, as
+MongoDB's planner would, which index serves it.
+"""
+
+from __future__ import annotations
+
+import inspect
+from datetime import timedelta
+
+import pytest
+
+from app.auth import mint_token
+from app.store import INDEXES, WHOLE_READ_KINDS, Generation
+from tests.conftest import JWT_SECRET
+from tests.helpers import iris
+from tests.index_plan import Query, serving_index
+
+SOURCES = {name: keys for name, keys, _ in INDEXES["sources"]}
+ROLES = ["ROLE_BACKEND_USER", "ROLE_PREMIUM"]
+CREDENTIALS = [
+    {},
+    {"Authorization": "PasswordQuery letmein"},
+    {"Authorization": "Bearer " + mint_token(JWT_SECRET, "ann", ROLES, timedelta(hours=1))},
+]
+COLLECTION_QUERIES = [
+    "",
+    "?tags=news,featured&node.visible=true",
+    "?order[publishedAt]=asc&itemsPerPage=2&page=2",
+    "?order[position]=desc&_locale=fr",
+]
+
+
+class RecordedCursor:
+    def __init__(self, cursor, query: Query):
+        self._cursor, self._query = cursor, query
+
+    def sort(self, key, direction=None):
+        self._query.sort = [(key, direction or 1)] if isinstance(key, str) else list(key)
+        self._cursor = self._cursor.sort(key, direction) if direction else self._cursor.sort(key)
+        return self
+
+    def skip(self, count):
+        self._cursor = self._cursor.skip(count)
+        return self
+
+    def limit(self, count):
+        self._cursor = self._cursor.limit(count)
+        return self
+
+    def __iter__(self):
+        return iter(self._cursor)
+
+
+class RecordedCollection:
+    """The reads of one collection; any other method fails the test (and must be modelled)."""
+
+    def __init__(self, kind: str, collection, log: list[Query]):
+        self._kind, self._collection, self._log = kind, collection, log
+
+    def _record(self, method: str, filter_) -> Query:
+        query = Query(self._kind, method, dict(filter_ or {}))
+        self._log.append(query)
+        return query
+
+    def find(self, filter_=None, *args, **kwargs):
+        query = self._record("find", filter_)
+        return RecordedCursor(self._collection.find(filter_, *args, **kwargs), query)
+
+    def find_one(self, filter_=None, *args, **kwargs):
+        self._record("find_one", filter_)
+        return self._collection.find_one(filter_, *args, **kwargs)
+
+    def count_documents(self, filter_, **kwargs):
+        self._record("count_documents", filter_)
+        return self._collection.count_documents(filter_, **kwargs)
+
+
+def public_reads() -> list[str]:
+    return [n for n, f in inspect.getmembers(Generation, inspect.isfunction) if n[0] != "_"]
+
+
+@pytest.fixture(scope="module")
+def crawl(make_app):
+    """(queries, Generation methods called) while crawling the demo site, response cache off."""
+    app = make_app(RESPONSE_CACHE=False)
+    log: list[Query] = []
+    called: set[str] = set()
+    patch = pytest.MonkeyPatch()
+    original = Generation._collection
+    patch.setattr(
+        Generation,
+        "_collection",
+        lambda self, kind: RecordedCollection(kind, original(self, kind), log),
+    )
+    for name in public_reads():
+        method = getattr(Generation, name)
+
+        def recorded(self, *args, __name=name, __method=method, **kwargs):
+            called.add(__name)
+            return __method(self, *args, **kwargs)
+
+        patch.setattr(Generation, name, recorded)
+    try:
+        client = app.test_client()
+        store = app.extensions["cms.store"]
+        version = store.live()["version"]
+        paths = [p["_id"] for p in store.db[f"paths_v{version}"].find()]
+        found: set[str] = set()
+        for headers in CREDENTIALS:
+            for path in paths:
+                for preview in ("", "&_preview=1"):
+                    url = f"/api/web_response_by_path?path={path}{preview}"
+                    iris(client.get(url, headers=headers).json, found)
+            for locale in ("en", "fr"):
+                common = f"/api/common_content?_locale={locale}"
+                iris(client.get(common, headers=headers).json, found)
+                client.get(f"{common}&_preview=1", headers=headers)
+            for plural in ("pages", "articles"):
+                for query in COLLECTION_QUERIES:
+                    iris(client.get(f"/api/{plural}{query}", headers=headers).json, found)
+            for iri in sorted(found):
+                client.get(iri, headers=headers)
+        yield log, called
+    finally:
+        patch.undo()
+
+
+def test_the_crawl_reaches_every_read_of_the_store(crawl):
+    log, called = crawl
+    assert sorted(called) == public_reads()
+    assert len(log) > 500
+
+
+def test_every_query_is_served_by_an_index(crawl):
+    log, _ = crawl
+    unserved = set()
+    for query in log:
+        if not query.filter:
+            if query.kind not in WHOLE_READ_KINDS or query.sort != [("_id", 1)]:
+                unserved.add(f"{query.describe()}: reads a large collection whole")
+            continue
+        indexes = {name: keys for name, keys, _ in INDEXES.get(query.kind, [])}
+        if serving_index(query, indexes) is None:
+            unserved.add(query.describe())
+    assert sorted(unserved) == []
+
+
+def test_the_sort_of_a_feed_and_a_collection_comes_from_their_index(crawl):
+    log, _ = crawl
+    sorted_reads = {(q.method, serving_index(q, SOURCES)) for q in log if q.sort and q.filter}
+    assert sorted_reads == {("find", "feed"), ("find", "position")}
+
+
+# The model itself: each rule can fail.
+
+
+@pytest.mark.parametrize(
+    ("filter_", "sort", "expected"),
+    [
+        ({"_id": 5, "node.status": {"$in": ["published"]}}, [], "_id_"),
+        ({"_id": {"$in": [1, 2]}}, [], "_id_"),
+        ({"node_id": {"$in": [1, 2]}, "locale": "en"}, [], "node_locale"),
+        ({"locale": "en", "node_id": 3}, [], "node_locale"),
+        ({"locale": "en", "type": "Article"}, [("published_at", -1), ("_id", -1)], "feed"),
+        ({"locale": "en", "type": "Article"}, [("published_at", 1), ("_id", 1)], "feed"),
+        ({"locale": "en", "type": "Article"}, [("published_at", -1), ("_id", 1)], None),
+        ({"locale": "en", "type": "Article"}, [("title", 1)], None),
+        ({"locale": "en", "type": {"$in": ["Menu"]}}, [("node.position", 1)], "position"),
+        ({"published_at": {"$gt": 0}}, [], "published_at"),
+        ({"title": "About us"}, [], None),
+        ({"node.tag_ids": {"$all": [1]}}, [], None),
+        ({"_id": {"$ne": 5}}, [], None),
+        ({"$or": [{"node_id": 1}]}, [], None),
+    ],
+)
+def test_index_model(filter_, sort, expected):
+    query = Query("sources", "find", filter_, sort)
+    assert serving_index(query, SOURCES) == expected
