@@ -1,0 +1,59 @@
+"""The benchmark's verdicts: each target of the performance issue, from measured figures."""
+
+from __future__ import annotations
+
+from bench import report
+
+WEB = ("home", "deep_page", "article")
+
+
+def size(p50: dict[str, float], floor_rps: float, commands: dict[str, tuple[int, int]]):
+    """Figures of one size: p50 per endpoint (warm rows at 1000 req/s), commands as (n, depth)."""
+    rows = [
+        {"endpoint": f"web_response {n} (warm)" if n in WEB else f"{n} (warm)",
+         "rps": 1000.0, "p50_ms": ms, "p99_ms": ms, "commands": 0, "errors": 0}
+        for n, ms in p50.items()
+    ]  # fmt: skip
+    rows.append({"endpoint": "static floor", "rps": floor_rps, "p50_ms": 1.0, "p99_ms": 1.0,
+                 "commands": None, "errors": 0})  # fmt: skip
+    cold = {n: {"commands": c, "depth": d, "bytes": 100} for n, (c, d) in commands.items()}
+    return {"rows": rows, "commands": {"cold": cold}}
+
+
+COMMANDS = {"home": (6, 3), "deep_page": (7, 3), "article": (3, 0), "common_content": (4, 3)}
+P50 = {"home": 10.0, "deep_page": 10.0, "article": 10.0, "common_content": 10.0}
+
+
+def verdicts(results):
+    return {t["target"]: (t["pass"], t["value"]) for t in report.targets(results)}
+
+
+def test_every_target_passes_on_good_figures_at_the_issue_sizes():
+    results = {"sizes": {"1000": size(P50, 1500.0, COMMANDS),
+                         "100000": size({**P50, "home": 12.5}, 1500.0, COMMANDS)}}  # fmt: skip
+    found = verdicts(results)
+    assert found["db commands deep_page <= 4 + tree depth"] == (True, "7 <= 4 + 3 = 7")
+    assert found["p50 100k / 1k: web_response home (warm)"] == (True, "1.25 <= 1.25")
+    assert found["100k warm web_response home / static floor req/s"] == (True, "67% >= 50%")
+    assert all(ok for ok, _ in found.values())
+
+
+def test_too_many_commands_a_slower_large_site_and_a_slow_service_fail():
+    commands = {**COMMANDS, "home": (8, 3)}
+    results = {"sizes": {"1000": size(P50, 1500.0, commands),
+                         "100000": size({**P50, "article": 12.6}, 2100.0, commands)}}  # fmt: skip
+    found = verdicts(results)
+    assert found["db commands home <= 4 + tree depth"] == (False, "8 <= 4 + 3 = 7")
+    assert found["p50 100k / 1k: web_response article (warm)"] == (False, "1.26 <= 1.25")
+    assert found["100k warm web_response home / static floor req/s"] == (False, "48% >= 50%")
+
+
+def test_the_scale_target_is_not_measured_below_100k():
+    results = {"sizes": {"1000": size(P50, 1500.0, COMMANDS),
+                         "2000": size(P50, 1500.0, COMMANDS)}}  # fmt: skip
+    found = verdicts(results)
+    assert found["p50 100k / 1k: every endpoint"] == (
+        None,
+        "not measured (largest size 2k): see docs/performance.md",
+    )
+    assert "----  p50 100k / 1k: every endpoint" in report.render_targets(report.targets(results))
