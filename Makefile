@@ -11,6 +11,12 @@ WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 
 .PHONY: help run serve load test test-mongomock test-ferretdb seed lint format ferretdb clean bench
 
+# Targets that start FerretDB install it first (a no-op once installed), unless the variable named
+# by the argument points them at a server instead; without Go they say what is missing when run.
+define need_ferretdb
+	@if [ -z "$$$(1)" ] && command -v go >/dev/null 2>&1; then bash scripts/install-ferretdb.sh; fi
+endef
+
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
@@ -33,6 +39,7 @@ test-mongomock: $(STAMP) ## The suite on the in-process mongomock tier
 	$(PY) -m pytest -q --tier=mongomock
 
 test-ferretdb: $(STAMP) ## The same suite against FerretDB (started by the tests) or TEST_MONGODB_URI
+	$(call need_ferretdb,TEST_MONGODB_URI)
 	@echo "=== tier: ferretdb ==="
 	$(PY) -m pytest -q --tier=ferretdb
 
@@ -43,10 +50,12 @@ seed: $(STAMP) ## Load FIXTURE (default seed/demo.json) into MONGODB_URI
 	@test -n "$$MONGODB_URI" || { echo "MONGODB_URI is not set: make seed loads a MongoDB server"; exit 2; }
 	$(VENV)/bin/flask --app app:create_app seed $(FIXTURE)
 
-bench: $(STAMP) ## Benchmark generated sites on FerretDB or MONGODB_URI (BENCH_SIZES=1000,10000,100000 BENCH_SECONDS=10)
+bench: $(STAMP) ## Benchmark generated sites on FerretDB (BENCH_SIZES=1000,2000) or MONGODB_URI (1000,10000,100000)
+	$(call need_ferretdb,MONGODB_URI)
 	PATH="$$PATH:$$(go env GOPATH 2>/dev/null || echo $$HOME/go)/bin" BENCH_SIZES="$(BENCH_SIZES)" BENCH_SECONDS="$(BENCH_SECONDS)" $(PY) -m bench.run
 
 load: $(STAMP) ## Bounded loopback load test of gunicorn (LOAD_SECONDS=60 LOAD_CONCURRENCY=32), worker RSS
+	$(call need_ferretdb,MONGODB_URI)
 	PATH="$$PATH:$$(go env GOPATH 2>/dev/null || echo $$HOME/go)/bin" $(PY) -m bench.load
 
 lint: $(STAMP) ## ruff check and format check
