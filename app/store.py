@@ -36,24 +36,28 @@ INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
     "sources": [
         # walkers (children of several nodes at once) and breadcrumbs (ancestors)
         ("node_locale", [("node_id", ASCENDING), ("locale", ASCENDING)], {"unique": True}),
-        # article feeds and collections by date: same translation and type, newest first (the
-        # sort is published_at then _id, in the same direction, so the index serves it either way)
+        # article feeds and collections by date: same translation, type and status, newest first
+        # (the sort is published_at then _id, in the same direction, so the index serves it either
+        # way); the publication rule (status, published_at <= now) is decided in the index, so a
+        # feed reads only published entries and an unfiltered collection counts from the index
         (
             "feed",
             [
                 ("locale", ASCENDING),
                 ("type", ASCENDING),
+                ("node.status", ASCENDING),
                 ("published_at", DESCENDING),
                 ("_id", DESCENDING),
             ],
             {},
         ),
-        # collections ordered by position
+        # collections ordered by position, root menus and footers of common content
         (
             "position",
             [
                 ("locale", ASCENDING),
                 ("type", ASCENDING),
+                ("node.status", ASCENDING),
                 ("node.position", ASCENDING),
                 ("_id", ASCENDING),
             ],

@@ -59,16 +59,26 @@ def _sort_follows(keys: list[tuple[str, int]], sort: list[tuple[str, int]]) -> b
     return same or reverse
 
 
+def bounded_fields(query: Query, keys: list[tuple[str, int]]) -> list[str] | None:
+    """The filter fields an index decides (its equality prefix, then a range on the next key, or on
+    the first sort key after it), or None when it cannot serve the query in its order."""
+    predicates = shape(query.filter)
+    prefix = 0
+    while prefix < len(keys) and predicates.get(keys[prefix][0]) in (EQUALITY, IN):
+        prefix += 1
+    if query.sort and not _sort_follows(keys[prefix:], query.sort):
+        return None
+    fields = [key for key, _ in keys[:prefix]]
+    if prefix < len(keys) and predicates.get(keys[prefix][0]) == RANGE:
+        fields.append(keys[prefix][0])
+    return fields or None
+
+
 def serving_index(query: Query, indexes: dict[str, list[tuple[str, int]]]) -> str | None:
     """The name of an index that bounds the query and yields its order, or None."""
-    predicates = shape(query.filter)
-    if predicates.get("_id") in (EQUALITY, IN):
+    if shape(query.filter).get("_id") in (EQUALITY, IN):
         return "_id_"
     for name, keys in indexes.items():
-        prefix = 0
-        while prefix < len(keys) and predicates.get(keys[prefix][0]) in (EQUALITY, IN):
-            prefix += 1
-        bounded = prefix > 0 or predicates.get(keys[0][0]) == RANGE
-        if bounded and (not query.sort or _sort_follows(keys[prefix:], query.sort)):
+        if bounded_fields(query, keys):
             return name
     return None

@@ -16,7 +16,7 @@ from app.auth import mint_token
 from app.store import INDEXES, WHOLE_READ_KINDS, Generation
 from tests.conftest import JWT_SECRET
 from tests.helpers import iris
-from tests.index_plan import Query, serving_index
+from tests.index_plan import Query, bounded_fields, serving_index
 
 SOURCES = {name: keys for name, keys, _ in INDEXES["sources"]}
 ROLES = ["ROLE_BACKEND_USER", "ROLE_PREMIUM"]
@@ -154,6 +154,21 @@ def test_the_sort_of_a_feed_and_a_collection_comes_from_their_index(crawl):
     assert sorted_reads == {("find", "feed"), ("find", "position")}
 
 
+def test_feeds_and_collections_decide_the_publication_rule_in_their_index(crawl):
+    log, _ = crawl
+    checked = 0
+    for query in log:
+        name = serving_index(query, SOURCES)
+        if name not in ("feed", "position"):
+            continue
+        fields = set(bounded_fields(query, SOURCES[name]))
+        assert {"locale", "type", "node.status"} <= fields, query.describe()
+        if name == "feed" and "published_at" in query.filter:
+            assert "published_at" in fields, query.describe()
+        checked += 1
+    assert checked > 20
+
+
 # The model itself: each rule can fail.
 
 
@@ -164,18 +179,37 @@ def test_the_sort_of_a_feed_and_a_collection_comes_from_their_index(crawl):
         ({"_id": {"$in": [1, 2]}}, [], "_id_"),
         ({"node_id": {"$in": [1, 2]}, "locale": "en"}, [], "node_locale"),
         ({"locale": "en", "node_id": 3}, [], "node_locale"),
-        ({"locale": "en", "type": "Article"}, [("published_at", -1), ("_id", -1)], "feed"),
-        ({"locale": "en", "type": "Article"}, [("published_at", 1), ("_id", 1)], "feed"),
-        ({"locale": "en", "type": "Article"}, [("published_at", -1), ("_id", 1)], None),
-        ({"locale": "en", "type": "Article"}, [("title", 1)], None),
-        ({"locale": "en", "type": {"$in": ["Menu"]}}, [("node.position", 1)], "position"),
+        ({"locale": "en", "type": "Article", "node.status": "published"},
+         [("published_at", -1), ("_id", -1)], "feed"),
+        ({"locale": "en", "type": "Article", "node.status": {"$in": ["published", "draft"]}},
+         [("published_at", 1), ("_id", 1)], "feed"),
+        ({"locale": "en", "type": "Article"}, [("published_at", -1), ("_id", -1)], None),
+        ({"locale": "en", "type": "Article", "node.status": "published"},
+         [("published_at", -1), ("_id", 1)], None),
+        ({"locale": "en", "type": "Article", "node.status": "published"}, [("title", 1)], None),
+        ({"locale": "en", "type": {"$in": ["Menu"]}, "node.status": "published"},
+         [("node.position", 1)], "position"),
         ({"published_at": {"$gt": 0}}, [], "published_at"),
         ({"title": "About us"}, [], None),
         ({"node.tag_ids": {"$all": [1]}}, [], None),
         ({"_id": {"$ne": 5}}, [], None),
         ({"$or": [{"node_id": 1}]}, [], None),
     ],
-)
+)  # fmt: skip
 def test_index_model(filter_, sort, expected):
     query = Query("sources", "find", filter_, sort)
     assert serving_index(query, SOURCES) == expected
+
+
+@pytest.mark.parametrize(
+    ("filter_", "sort", "expected"),
+    [
+        ({"locale": "en", "type": "A", "node.status": "published", "published_at": {"$lte": 1}},
+         [("published_at", -1), ("_id", -1)], ["locale", "type", "node.status", "published_at"]),
+        ({"locale": "en", "type": "A", "published_at": {"$lte": 1}}, [], ["locale", "type"]),
+        ({"locale": "en", "type": "A", "node.status": "published", "published_at": {"$lte": 1}},
+         [("_id", 1)], None),
+    ],
+)  # fmt: skip
+def test_bounded_fields(filter_, sort, expected):
+    assert bounded_fields(Query("sources", "find", filter_, sort), SOURCES["feed"]) == expected
