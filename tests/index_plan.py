@@ -60,8 +60,8 @@ def _sort_follows(keys: list[tuple[str, int]], sort: list[tuple[str, int]]) -> b
 
 
 def bounded_fields(query: Query, keys: list[tuple[str, int]]) -> list[str] | None:
-    """The filter fields an index decides (its equality prefix, then a range on the next key, or on
-    the first sort key after it), or None when it cannot serve the query in its order."""
+    """The filter fields an index decides (its equality prefix, then a range on the key after it),
+    or None when it bounds nothing or cannot yield the query's order."""
     predicates = shape(query.filter)
     prefix = 0
     while prefix < len(keys) and predicates.get(keys[prefix][0]) in (EQUALITY, IN):

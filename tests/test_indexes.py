@@ -18,7 +18,12 @@ from tests.conftest import JWT_SECRET
 from tests.helpers import iris
 from tests.index_plan import Query, bounded_fields, serving_index
 
-SOURCES = {name: keys for name, keys, _ in INDEXES["sources"]}
+
+def indexes_of(kind: str) -> dict[str, list[tuple[str, int]]]:
+    return {name: keys for name, keys, _ in INDEXES.get(kind, [])}
+
+
+SOURCES = indexes_of("sources")
 ROLES = ["ROLE_BACKEND_USER", "ROLE_PREMIUM"]
 CREDENTIALS = [
     {},
@@ -142,8 +147,7 @@ def test_every_query_is_served_by_an_index(crawl):
             if query.kind not in WHOLE_READ_KINDS or query.sort != [("_id", 1)]:
                 unserved.add(f"{query.describe()}: reads a large collection whole")
             continue
-        indexes = {name: keys for name, keys, _ in INDEXES.get(query.kind, [])}
-        if serving_index(query, indexes) is None:
+        if serving_index(query, indexes_of(query.kind)) is None:
             unserved.add(query.describe())
     assert sorted(unserved) == []
 
