@@ -7,22 +7,22 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from pymongo import ASCENDING, DESCENDING
 from werkzeug.datastructures import MultiDict
 
-from app.context import RequestContext
+from app.audience import addressable_source, denied_realm_ids, may_see
 from app.errors import BadRequest, NotFound
-from app.fixture.materialise import document_summary, tag_summary
 from app.locale import resolve_translation
-from app.realms import decide, denied_realm_ids, may_see, realm_view
-from app.redact import SECRET_PARAMETERS
+from app.naming import collection_iri, context_iri
+from app.realms import decide, realm_view
+from app.request_context import RequestContext
 from app.site import NodeType
+from app.store import COLLECTION_ORDERS
+from app.summaries import document_summary, tag_summary
 from app.web_response import ItemDumper
 from schemas.fields import document_dumper, node_schema, tag_schema
 
 ITEMS_PER_PAGE = 30
 MAX_ITEMS_PER_PAGE = 100
-ORDERS = {"publishedAt": "published_at", "position": "node.position"}
 DISPLAY = frozenset({"document_display", "tag_base", "tag_parent"})
 _DIGITS = re.compile(r"[0-9]{1,9}")  # ASCII only: str.isdigit() also accepts "²"
 _SLUGS = re.compile(r"[a-z0-9][a-z0-9._-]*(,[a-z0-9][a-z0-9._-]*)*")
@@ -43,21 +43,18 @@ def reachable_type(context: RequestContext, plural: str) -> NodeType:
     for node_type in context.site.reachable_types():
         if node_type.plural == plural:
             return node_type
-    raise NotFound(f'No resource "/api/{plural}"')
+    raise NotFound(f'No resource "{collection_iri(plural)}"')
 
 
 def source_item(context: RequestContext, plural: str, source_id: int) -> Reply:
     """A reachable source by id, under the publication and realm rules of web_response_by_path."""
     node_type = reachable_type(context, plural)
-    source = context.site.generation.source(source_id, context.visibility)
+    source = addressable_source(context.site, source_id, context.visibility)
     if source is None or source["type"] != node_type.name:
-        raise NotFound(f"No {node_type.name} {source_id}")
-    translation = context.site.translations[source["locale"]]
-    if not (translation.available or context.visibility.preview):
         raise NotFound(f"No {node_type.name} {source_id}")
     decide(source, context)  # raises 401 for a deny realm not granted
     item = ItemDumper(context, frozenset(node_type.operation_groups()))(source, item=True)
-    body = {"@context": f"/api/contexts/{node_type.name}", **item}
+    body = {"@context": context_iri(node_type.name), **item}
     node = source["node"]
     return Reply(body, source["locale"], node["ttl"], source, protected=bool(node["realm_ids"]))
 
@@ -69,7 +66,8 @@ class CollectionQuery:
     locale: str | None
     tags: list[str]
     visible: bool | None
-    sort: list[tuple[str, int]]
+    #: (COLLECTION_ORDERS key, "asc" or "desc"), in the order given
+    order: list[tuple[str, str]]
 
 
 def _int(args: MultiDict, name: str, default: int, low: int, high: int) -> int:
@@ -89,26 +87,24 @@ def parse_collection(args: MultiDict) -> CollectionQuery:
     visible = args.get("node.visible")
     if visible not in (None, "true", "false"):
         raise BadRequest("node.visible must be true or false")
-    sort = []
+    order = []
     for key, value in args.items(multi=True):
         if key.startswith("order[") and key.endswith("]"):
-            field = ORDERS.get(key[6:-1])
-            if field is None or value not in ("asc", "desc"):
+            if key[6:-1] not in COLLECTION_ORDERS or value not in ("asc", "desc"):
                 raise BadRequest("order must be order[publishedAt] or order[position], asc or desc")
-            sort.append((field, ASCENDING if value == "asc" else DESCENDING))
+            order.append((key[6:-1], value))
     return CollectionQuery(
         page=_int(args, "page", 1, 1, 1_000_000),
         per_page=_int(args, "itemsPerPage", ITEMS_PER_PAGE, 1, MAX_ITEMS_PER_PAGE),
         locale=args.get("_locale"),
         tags=tags.split(",") if tags else [],
         visible=None if visible is None else visible == "true",
-        # _id breaks ties in the direction of the last key, as the indexes are built
-        sort=[*(sort := sort or [("published_at", DESCENDING)]), ("_id", sort[-1][1])],
+        order=order or [("publishedAt", "desc")],
     )
 
 
 def _page_iri(path: str, args: MultiDict, page: int) -> str:
-    kept = [(k, v) for k, v in args.items(multi=True) if k != "page" and k not in SECRET_PARAMETERS]
+    kept = [(k, v) for k, v in args.items(multi=True) if k != "page"]
     params = kept + [("page", str(page))]
     return f"{path}?{urlencode(params)}"
 
@@ -120,20 +116,15 @@ def source_collection(context: RequestContext, plural: str, path: str, args: Mul
     translation = resolve_translation(
         context.site, locale=parsed.locale, accept_language=None, preview=context.visibility.preview
     )
-    denied = denied_realm_ids(context)
-    query: dict[str, Any] = {"type": node_type.name, "locale": translation.locale}
-    if denied:
-        query["node.realm_ids"] = {"$nin": denied}
-    if parsed.tags:
-        # Ids, not `node.tags.slug`: FerretDB does not match $all through arrays of documents.
+    members, total = context.site.generation.collection_page(
+        node_type=node_type.name,
+        locale=translation.locale,
+        visibility=context.visibility,
+        exclude_realms=denied_realm_ids(context),
         # An unknown slug becomes id 0, which no tag has: nothing matches, as it should.
-        query["node.tag_ids"] = {"$all": [context.site.tag_ids.get(t, 0) for t in parsed.tags]}
-    if parsed.visible is not None:
-        query["node.visible"] = parsed.visible
-    members, total = context.site.generation.sources_page(
-        query,
-        context.visibility,
-        sort=parsed.sort,
+        tag_ids=[context.site.tag_ids.get(t, 0) for t in parsed.tags],
+        visible=parsed.visible,
+        order=parsed.order,
         skip=(parsed.page - 1) * parsed.per_page,
         limit=parsed.per_page,
     )
@@ -150,7 +141,7 @@ def source_collection(context: RequestContext, plural: str, path: str, args: Mul
     if parsed.page < last:
         view["hydra:next"] = _page_iri(path, args, parsed.page + 1)
     body = {
-        "@context": f"/api/contexts/{node_type.name}",
+        "@context": context_iri(node_type.name),
         "@id": path,
         "@type": "hydra:Collection",
         "hydra:totalItems": total,
@@ -185,7 +176,7 @@ def node_item(context: RequestContext, node_id: int, args: MultiDict) -> Reply:
     shown = node_schema(DISPLAY, with_position=True)().dump(
         {"id": node["_id"], "visible": node["visible"], "position": node["position"], "tags": tags}
     )
-    body = {"@context": "/api/contexts/Node", **shown, "nodeName": node["node_name"],
+    body = {"@context": context_iri("Node"), **shown, "nodeName": node["node_name"],
             "nodeType": node["type"]}  # fmt: skip
     return Reply(body, locale, protected=bool(node["realm_ids"]))
 
@@ -196,7 +187,7 @@ def document_item(context: RequestContext, document_id: int, args: MultiDict) ->
         raise NotFound(f"No document {document_id}")
     locale = _locale(context, args)
     summary = document_summary(document | {"id": document["_id"]}, locale)
-    return Reply({"@context": "/api/contexts/Document", **document_dumper(DISPLAY).dump(summary)},
+    return Reply({"@context": context_iri("Document"), **document_dumper(DISPLAY).dump(summary)},
                  locale)  # fmt: skip
 
 
@@ -207,11 +198,11 @@ def tag_item(context: RequestContext, tag_id: int, args: MultiDict) -> Reply:
     default = context.site.default_translation.locale
     locale = _locale(context, args)
     summary = tag_summary(found[0] | {"id": tag_id}, locale, default)
-    return Reply({"@context": "/api/contexts/Tag", **tag_schema(DISPLAY)().dump(summary)}, locale)
+    return Reply({"@context": context_iri("Tag"), **tag_schema(DISPLAY)().dump(summary)}, locale)
 
 
 def realm_item(context: RequestContext, realm_id: int) -> Reply:
     realm = context.site.realms.get(realm_id)
     if realm is None:
         raise NotFound(f"No realm {realm_id}")
-    return Reply({"@context": "/api/contexts/Realm", **realm_view(realm)})
+    return Reply({"@context": context_iri("Realm"), **realm_view(realm)})

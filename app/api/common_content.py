@@ -5,10 +5,10 @@ from __future__ import annotations
 from flask import Response, current_app, request
 from flask_smorest import Blueprint
 
+from app.api.caching import cached, send
+from app.api.hygiene import request_context
 from app.common_content import build_common_content
-from app.http import cached, send
 from app.locale import resolve_translation
-from app.requests import request_context
 
 blp = Blueprint(
     "CommonContent",

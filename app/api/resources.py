@@ -8,9 +8,10 @@ from flask import Response, current_app, request
 from flask_smorest import Blueprint
 
 from app import resources
-from app.context import RequestContext
-from app.http import cached, send
-from app.requests import request_context
+from app.api.caching import cached, send
+from app.api.hygiene import request_context
+from app.api.redact import public_args
+from app.request_context import RequestContext
 from app.resources import Reply
 
 # Ids are BSON int64: a larger number matches no route (404) instead of reaching the driver.
@@ -82,7 +83,7 @@ TAGS = {"type": "string", "pattern": r"^[a-z0-9][a-z0-9._-]*(,[a-z0-9][a-z0-9._-
     ],
 )
 def source_collection(plural: str) -> Response:
-    return _reply(lambda c: resources.source_collection(c, plural, request.path, request.args))
+    return _reply(lambda c: resources.source_collection(c, plural, request.path, public_args()))
 
 
 @blp.route(f"/nodes/<{ID}:node_id>")

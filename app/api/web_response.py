@@ -5,10 +5,11 @@ from __future__ import annotations
 from flask import Response, current_app, request
 from flask_smorest import Blueprint
 
+from app.api.caching import cached, send
+from app.api.hygiene import request_context
 from app.errors import NotFound
-from app.http import cached, send
-from app.paths import NOT_RESOLVED, normalise_path, resolve_path
-from app.requests import request_context
+from app.paths import normalise_path
+from app.resolution import NOT_RESOLVED, resolve_path
 
 blp = Blueprint(
     "WebResponse",

@@ -8,9 +8,10 @@ from typing import Any
 
 from flask import Response, current_app, request
 
-from app.context import RequestContext
-from app.jsonld import LD_JSON, dumps
-from app.response_cache import CachedResponse
+from app.api.encoding import LD_JSON, dumps
+from app.api.response_cache import CachedResponse
+from app.audience import shown_alternates
+from app.request_context import RequestContext
 
 VARY = "Accept, Accept-Language, Authorization, Origin, Accept-Encoding"
 MAX_AGE = 60
@@ -53,14 +54,10 @@ def alternate_links(source: dict[str, Any] | None, context: RequestContext) -> s
     """`Link` header: the item's other shown translations (hreflang)."""
     if source is None:
         return None
-    links = []
-    for other in source.get("alternates", []):
-        translation = context.site.translations[other["locale"]]
-        published = other["published_at"]
-        if context.visibility.preview or (
-            translation.available and published is not None and published <= context.visibility.now
-        ):
-            links.append(f'<{other["url"]}>; rel="alternate"; hreflang="{other["locale"]}"')
+    links = [
+        f'<{other["url"]}>; rel="alternate"; hreflang="{other["locale"]}"'
+        for other in shown_alternates(source, context)
+    ]
     return ", ".join(links) or None
 
 
