@@ -6,7 +6,9 @@ from typing import Any
 
 from app.audience import denied, visible_home, walker_context
 from app.head import build_head
+from app.locale import resolve_translation
 from app.naming import COMMON_CONTENT_IRI, camel, context_iri
+from app.reply import Reply
 from app.request_context import RequestContext
 from app.site import COMMON_CONTENT_GROUPS, Translation
 from app.web_response import ItemDumper
@@ -52,3 +54,16 @@ def build_common_content(context: RequestContext, translation: Translation) -> d
         "menus": menus(context, locale, dump),
         "head": build_head(context, locale),
     }
+
+
+def common_content_reply(
+    context: RequestContext, *, locale: str | None, accept_language: str | None
+) -> Reply:
+    """The CommonContent of the translation `_locale` or Accept-Language designates."""
+    translation = resolve_translation(
+        context.site,
+        locale=locale,
+        accept_language=accept_language,
+        preview=context.visibility.preview,
+    )
+    return Reply(build_common_content(context, translation), translation.locale)

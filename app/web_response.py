@@ -7,12 +7,15 @@ from typing import Any
 
 from marshmallow import Schema
 
-from app.audience import present, walker_context, withheld
+from app.audience import present, shown_alternates, walker_context, withheld
+from app.errors import NotFound
 from app.head import build_head
 from app.naming import breadcrumbs_id
+from app.paths import normalise_path
 from app.realms import decide
+from app.reply import Reply
 from app.request_context import RequestContext
-from app.resolution import Resolution
+from app.resolution import NOT_RESOLVED, Resolution, resolve_path
 from schemas.fields import document_dumper
 from schemas.web_response import WebResponseSchema, dump_walker
 from walkers.walker import AUTO_CHILDREN, walk
@@ -108,3 +111,24 @@ class WebResponseTransformer:
         output.realms = decision.realms
         output.hiding_blocks = decision.hiding_blocks
         return output
+
+
+def web_response_reply(context: RequestContext, path: str, transformer: Any) -> Reply:
+    """The WebResponse of the item at `path`, as `transformer` (the configured one) builds and
+    serialises it; 404 when nothing is there or the transformer answers None."""
+    resolution = resolve_path(normalise_path(path), context.site, context.visibility)
+    web_response = transformer.transform(resolution, context)
+    if web_response is None:
+        raise NotFound(NOT_RESOLVED)
+    body = transformer.schema_class().dump(web_response)
+    source = resolution.source
+    if source is None:  # an external redirection
+        return Reply(body, context.site.default_translation.locale)
+    return Reply(
+        body,
+        source["locale"],
+        source["node"]["ttl"],
+        protected=bool(web_response.realms),
+        alternates=shown_alternates(source, context),
+        content_location=resolution.content_location,
+    )
