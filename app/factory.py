@@ -22,6 +22,14 @@ API_SETTINGS = {
     "API_VERSION": "1.0",
     "OPENAPI_VERSION": "3.1.0",
     "OPENAPI_URL_PREFIX": None,  # the document is served by app.api.docs, per site generation
+    "API_SPEC_OPTIONS": {
+        "info": {
+            "description": "Read-only JSON-LD content delivery of a headless CMS: a resource by "
+            "its public path wrapped in a WebResponse, the content every page shares, and the "
+            "resources they link to by @id. Errors are application/problem+json.",
+            "contact": {"name": "Content Delivery API"},
+        }
+    },
 }
 
 

@@ -117,10 +117,16 @@ def _spec() -> tuple[APISpec, Any]:
     return spec, spec.plugins[0].converter
 
 
+# What every listed item shows whatever the groups it is listed with (they all include the base
+# and url groups); its other fields depend on the page or the menu that lists it.
+LISTED_ALWAYS = ("@id", "@type", "title", "publishedAt", "slug", "url", "node")
+
+
 def _item(converter: Any, schema: Schema, node_type: NodeType, *, all_required: bool) -> dict:
     json_schema = converter.schema2jsonschema(schema)
     json_schema["properties"]["@type"] = {"type": "string", "const": node_type.name}
-    required = list(json_schema["properties"]) if all_required else ["@id", "@type"]
+    properties = list(json_schema["properties"])
+    required = properties if all_required else [p for p in LISTED_ALWAYS if p in properties]
     json_schema["required"] = required
     return json_schema
 
@@ -198,6 +204,33 @@ def _site_unions(components: dict[str, Any], site: SiteModel, extra: dict[str, A
     components["Readiness"] = _status("ready")
 
 
+# Properties whose names generated clients turn into the same identifier (`@type` and `type` both
+# become `type` in Python): the member named here is documented as the object's additional
+# properties instead (still sent, still described), so that every client keeps both. Redirection
+# keeps `@type`, the discriminator of the WebResponse item.
+COLLIDING = {"Problem": "@type", "Realm": "@type", "RealmResource": "@type", "Redirection": "type"}
+
+
+def _json_types(schema: dict[str, Any]) -> set[str]:
+    kind = schema.get("type", "string")
+    return set(kind) if isinstance(kind, list) else {kind}
+
+
+def _demote_colliding(components: dict[str, Any]) -> None:
+    for name, member in COLLIDING.items():
+        schema = components[name]
+        demoted = schema["properties"].pop(member)
+        schema["required"] = [r for r in schema["required"] if r != member]
+        # A supertype of every declared property, as typed languages need of an index signature.
+        types = set().union(_json_types(demoted), *map(_json_types, schema["properties"].values()))
+        described = f"`{member}`: " + (
+            f"always `{demoted['enum'][0]}`" if len(demoted.get("enum", [])) == 1 else
+            "one of " + ", ".join(f"`{v}`" for v in demoted.get("enum", [])) or demoted["type"]
+        )  # fmt: skip
+        schema["additionalProperties"] = {"type": sorted(types), "description": described}
+        schema["description"] = f"Also carries {described}."
+
+
 def _path_parameters(document: dict[str, Any], site: SiteModel) -> None:
     """Path parameters as the converters of the routes accept them: `plural` one of the reachable
     types' plurals (any other is 404), ids non-negative integers."""
@@ -223,9 +256,11 @@ def build_document(
     components.pop("responses", None)  # flask-smorest's DEFAULT_ERROR is not what errors are
     components["securitySchemes"] = SECURITY_SCHEMES
     found = components.setdefault("schemas", {})
-    found.pop("Error", None)
+    found.pop("Error", None)  # flask-smorest's defaults, unused: errors are Problem
+    found.pop("PaginationMetadata", None)
     found.update(_components(transformer_schema, site, schemas))
     _site_unions(found, site, extra_properties or {})
+    _demote_colliding(found)
     for path, item in document["paths"].items():
         for method, operation in item.items():
             if method != "parameters":

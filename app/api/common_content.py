@@ -26,6 +26,9 @@ blp.ARGUMENTS_PARSER = QueryParser()
 @blp.doc(
     operationId="common_content",
     summary="Get the content every page shares: home, head, menus and footer",
+    description="The home item, the menus and footers (walkers, keyed by their node name) and "
+    "the head of one translation: `_locale`, else the best Accept-Language match, else the "
+    "default translation.",
 )
 # webargs passes stacked arguments in the order of the decorators, top first.
 def common_content(headers: dict[str, Any], query: dict[str, Any]) -> Response:

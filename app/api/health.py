@@ -14,13 +14,21 @@ blp = Blueprint("Health", __name__, description="Process and database probes.")
 
 
 @blp.route("/healthz")
-@blp.doc(summary="The process is up.")
+@blp.doc(
+    summary="The process is up.",
+    operationId="healthz",
+    description="Liveness probe: answers while the process serves requests, without the database.",
+)
 def healthz() -> Response:
     return json_response({"status": "ok"}, mimetype="application/json")
 
 
 @blp.route("/readyz")
-@blp.doc(summary="The database answers a ping (503 otherwise).")
+@blp.doc(
+    summary="The database answers a ping (503 otherwise).",
+    operationId="readyz",
+    description="Readiness probe: pings the database; 503 problem when it does not answer.",
+)
 def readyz() -> Response:
     try:
         get_store().ping()

@@ -27,7 +27,12 @@ blp.ARGUMENTS_PARSER = QueryParser()
 
 @blp.route(f"/<string:plural>/<{ID}:source_id>")
 @blp.arguments(Query, location="query")
-@blp.doc(summary="A node source of a reachable node type, by id", operationId="source_get")
+@blp.doc(
+    summary="A node source of a reachable node type, by id",
+    operationId="source_get",
+    description="The item of a reachable type at its @id, under the publication and realm rules "
+    "of web_response_by_path.",
+)
 def source_get(query: dict[str, Any], plural: str, source_id: int) -> Response:
     return respond(lambda context: resources.source_item(context, plural, source_id))
 
@@ -37,6 +42,8 @@ def source_get(query: dict[str, Any], plural: str, source_id: int) -> Response:
 @blp.doc(
     summary="Node sources of a reachable node type (hydra:Collection)",
     operationId="source_collection",
+    description="A page of the published sources of one type in one translation, filtered by "
+    "tags and node visibility, ordered by publication date (default, newest first) or position.",
 )
 def source_collection(query: CollectionQuery, plural: str) -> Response:
     path, args = request.path, public_args()
@@ -45,14 +52,22 @@ def source_collection(query: CollectionQuery, plural: str) -> Response:
 
 @blp.route(f"/nodes/<{ID}:node_id>")
 @blp.arguments(LocaleQuery, location="query")
-@blp.doc(summary="A node, by id", operationId="node_get")
+@blp.doc(
+    summary="A node, by id",
+    operationId="node_get",
+    description="A node that has a source this request may see, with its tags in `_locale`.",
+)
 def node_get(query: dict[str, Any], node_id: int) -> Response:
     return respond(lambda context: resources.node_item(context, node_id, query.get("locale")))
 
 
 @blp.route(f"/documents/<{ID}:document_id>")
 @blp.arguments(LocaleQuery, location="query")
-@blp.doc(summary="A public document, by id", operationId="document_get")
+@blp.doc(
+    summary="A public document, by id",
+    operationId="document_get",
+    description="A document that is not private, with its alternative text in `_locale`.",
+)
 def document_get(query: dict[str, Any], document_id: int) -> Response:
     locale = query.get("locale")
     return respond(lambda context: resources.document_item(context, document_id, locale))
@@ -60,13 +75,22 @@ def document_get(query: dict[str, Any], document_id: int) -> Response:
 
 @blp.route(f"/tags/<{ID}:tag_id>")
 @blp.arguments(LocaleQuery, location="query")
-@blp.doc(summary="A tag, by id", operationId="tag_get")
+@blp.doc(
+    summary="A tag, by id",
+    operationId="tag_get",
+    description="A tag with its name in `_locale` (else the default translation's, else its slug).",
+)
 def tag_get(query: dict[str, Any], tag_id: int) -> Response:
     return respond(lambda context: resources.tag_item(context, tag_id, query.get("locale")))
 
 
 @blp.route(f"/realms/<{ID}:realm_id>")
 @blp.arguments(Query, location="query")
-@blp.doc(summary="A realm (public description), by id", operationId="realm_get")
+@blp.doc(
+    summary="A realm (public description), by id",
+    operationId="realm_get",
+    description="What a realm protects with and how: its behaviour, type and authentication "
+    "scheme (never its secrets).",
+)
 def realm_get(query: dict[str, Any], realm_id: int) -> Response:
     return respond(lambda context: resources.realm_item(context, realm_id))

@@ -25,6 +25,10 @@ blp.ARGUMENTS_PARSER = QueryParser()
 @blp.doc(
     operationId="web_response_by_path",
     summary="Get a resource by its path wrapped in a WebResponse object",
+    description="Resolves `path` (urls, aliases, redirections) to a published item and returns "
+    "it with its breadcrumbs, head, blocks (walkers) and realms. An external redirection is an "
+    "item of type Redirection. Realms may deny (401) or hide blocks; `_preview` shows unpublished "
+    "content to a bearer token with ROLE_BACKEND_USER.",
 )
 def web_response_by_path(query: dict[str, Any]) -> Response:
     transformer = current_app.extensions["cms.transformer"]
