@@ -62,9 +62,10 @@ load: $(STAMP) ## Bounded loopback load test of gunicorn (LOAD_SECONDS=60 LOAD_C
 	$(call need_ferretdb,MONGODB_URI)
 	PATH="$$PATH:$$(go env GOPATH 2>/dev/null || echo $$HOME/go)/bin" $(PY) -m bench.load
 
-lint: $(STAMP) ## ruff check and format check
+lint: $(STAMP) ## ruff check and format check, and the import layers (import-linter, pyproject.toml)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 
 format: $(STAMP) ## ruff fix and format
 	$(VENV)/bin/ruff check --fix .
