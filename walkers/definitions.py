@@ -35,6 +35,3 @@ class DefinitionRegistry:
 
     def get(self, node_type: str) -> WalkerDefinition | None:
         return self._definitions.get(node_type)
-
-    def __contains__(self, node_type: str) -> bool:
-        return node_type in self._definitions
