@@ -24,6 +24,7 @@ from schemas.shapes import (
     NodeSourceCollectionSchema,
     RealmResourceSchema,
     TagResourceSchema,
+    dumper,
 )
 
 ITEMS_PER_PAGE = 30
@@ -104,7 +105,7 @@ def source_collection(
         view["hydra:previous"] = _page_iri(path, args, parsed.page - 1)
     if parsed.page < last:
         view["hydra:next"] = _page_iri(path, args, parsed.page + 1)
-    body = NodeSourceCollectionSchema().dump(
+    body = dumper(NodeSourceCollectionSchema).dump(
         {
             "@context": context_iri(node_type.name),
             "@id": path,
@@ -138,7 +139,7 @@ def node_item(context: RequestContext, node_id: int, locale: str | None) -> Repl
     tags = [
         tag_summary(t | {"id": t["_id"]}, locale, default) for t in generation.tags(node["tag_ids"])
     ]
-    body = NodeResourceSchema().dump(
+    body = dumper(NodeResourceSchema).dump(
         {"id": node["_id"], "visible": node["visible"], "position": node["position"], "tags": tags,
          "nodeName": node["node_name"], "nodeType": node["type"]}
     )  # fmt: skip
@@ -151,7 +152,7 @@ def document_item(context: RequestContext, document_id: int, locale: str | None)
         raise NotFound(f"No document {document_id}")
     locale = _locale(context, locale)
     summary = document_summary(document | {"id": document["_id"]}, locale)
-    return Reply(DocumentResourceSchema().dump(summary), locale)
+    return Reply(dumper(DocumentResourceSchema).dump(summary), locale)
 
 
 def tag_item(context: RequestContext, tag_id: int, locale: str | None) -> Reply:
@@ -161,12 +162,12 @@ def tag_item(context: RequestContext, tag_id: int, locale: str | None) -> Reply:
     default = context.site.default_translation.locale
     locale = _locale(context, locale)
     summary = tag_summary(found[0] | {"id": tag_id}, locale, default)
-    return Reply(TagResourceSchema().dump(summary), locale)
+    return Reply(dumper(TagResourceSchema).dump(summary), locale)
 
 
 def realm_item(context: RequestContext, realm_id: int) -> Reply:
     realm = context.site.realms.get(realm_id)
     if realm is None:
         raise NotFound(f"No realm {realm_id}")
-    body = RealmResourceSchema().dump(realm_view(realm))
+    body = dumper(RealmResourceSchema).dump(realm_view(realm))
     return Reply(body, context.site.default_translation.locale)

@@ -17,6 +17,11 @@ from app.realms import SCHEMES
 from schemas.fields import DISPLAY, document_schema, node_schema, tag_schema
 
 
+@cache  # schemas are stateless when dumping: one instance per class, shared by every request
+def dumper(schema: type[Schema]) -> Schema:
+    return schema()
+
+
 def keyed(field: fields.Field, key: str) -> fields.Field:
     """`field` read from and written to `key` (an output name, such as `@id`)."""
     field.data_key = key

@@ -12,14 +12,14 @@ from app.api.redact import public_full_path
 from app.errors import ApiError
 from app.naming import context_iri, error_iri, error_type
 from app.paths import InvalidPath
-from schemas.shapes import ProblemSchema
+from schemas.shapes import ProblemSchema, dumper
 
 log = logging.getLogger(__name__)
 
 
 def problem(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
     """The problem+json response every error of the service is sent as."""
-    body = ProblemSchema().dump({
+    body = dumper(ProblemSchema).dump({
         "@context": context_iri("Error"),
         "@id": error_iri(status),
         "@type": "hydra:Error",
