@@ -1,0 +1,39 @@
+"""Rules the structure carries: what production registers, and the loader's own report of a path
+that has no canonical form (the read path answers it with 400, app.api.problems)."""
+
+from __future__ import annotations
+
+import mongomock
+import pytest
+
+from app.fixture.load import FixtureError, load_site
+from app.store import Store
+from bench.app import create_app as create_bench_app
+from tests.conftest import demo_site
+
+
+def test_the_static_floor_is_served_by_the_bench_app_only(app):
+    assert app.test_client().get("/bench/floor?bytes=100").status_code == 404
+    bench = create_bench_app({"SITE_FIXTURE": app.config["SITE_FIXTURE"]})
+    response = bench.test_client().get("/bench/floor?bytes=100")
+    assert response.status_code == 200
+    assert len(response.data) == 100
+    assert response.json["floor"] == "x" * (100 - len(b'{"floor":""}'))
+
+
+def test_a_redirection_query_without_canonical_form_is_a_fixture_problem():
+    query, message = "/a\tb", "path contains control characters"
+    site = demo_site()
+    site["redirections"].append({"query": query, "redirect_uri": "/about", "type": 301})
+    store = Store(mongomock.MongoClient(tz_aware=True)["structure"])
+    with pytest.raises(FixtureError) as raised:
+        load_site(store, site)
+    at = f"$.redirections[{len(site['redirections']) - 1}].query"
+    assert [(p.path, p.message) for p in raised.value.problems] == [(at, message)]
+    assert store.live() is None  # nothing written
+
+
+def test_the_read_path_answers_the_same_rule_with_400(client):
+    response = client.get("/api/web_response_by_path", query_string={"path": "/a\tb"})
+    assert response.status_code == 400
+    assert response.json["detail"] == "path contains control characters"
