@@ -7,8 +7,9 @@ from typing import Any
 
 from flask import Flask
 from flask_smorest import Api
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from app import cors, db, errors, requests
+from app import cors, db, errors, metrics, observe, requests
 from app.auth import check_secret, token_command
 from app.config import DEFAULTS, plain_environment
 from app.extensions import walker_definitions, web_response_transformer
@@ -55,7 +56,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         api.register_blueprint(blueprint)
     app.extensions["cms.api"] = api
     errors.init_app(app)  # after Api(), whose own HTTPException handler it replaces
+    observe.init_app(app)  # before requests: refused requests are measured and logged too
     requests.init_app(app)
+    metrics.init_app(app)
     cors.init_app(app)
     from app.api import contexts, docs
 
@@ -65,4 +68,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         from app.api import floor
 
         app.register_blueprint(floor.blp)
+    proxies = int(app.config["PROXY_COUNT"])
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     return app

@@ -6,7 +6,7 @@ import hashlib
 import re
 from typing import Any
 
-from flask import Response, current_app, request
+from flask import Response, current_app, g, request
 
 from app.context import RequestContext
 from app.jsonld import LD_JSON, dumps
@@ -112,12 +112,13 @@ def send(
     return replay(cached, context)
 
 
-def cached(context: RequestContext, *, language: bool) -> tuple[tuple | None, Response | None]:
+def cached(context: RequestContext, answer: tuple) -> tuple[tuple | None, Response | None]:
     """(key, response): the cache key of this request and its cached response, if any.
-    `language`: the response depends on Accept-Language."""
+    `answer`: the normalised values the response depends on (ResponseCache.key)."""
     cache = current_app.extensions["cms.response_cache"]
-    key = cache.key(request, context.site.version, language=language)
+    key = cache.key(request, context.site.version, answer)
     hit = cache.get(key, context.visibility.now)
+    g.cache = "bypass" if key is None else "miss" if hit is None else "hit"
     return key, None if hit is None else replay(hit, context)
 
 

@@ -15,7 +15,7 @@ from app.errors import BadRequest, NotFound
 from app.fixture.materialise import document_summary, tag_summary
 from app.locale import resolve_translation
 from app.realms import decide, denied_realm_ids, may_see, realm_view
-from app.redact import SECRET_PARAMETERS
+from app.redact import canonical_pairs
 from app.site import NodeType
 from app.web_response import ItemDumper
 from schemas.fields import document_dumper, node_schema, tag_schema
@@ -108,9 +108,8 @@ def parse_collection(args: MultiDict) -> CollectionQuery:
 
 
 def _page_iri(path: str, args: MultiDict, page: int) -> str:
-    kept = [(k, v) for k, v in args.items(multi=True) if k != "page" and k not in SECRET_PARAMETERS]
-    params = kept + [("page", str(page))]
-    return f"{path}?{urlencode(params)}"
+    kept = [(k, v) for k, v in canonical_pairs(args) if k != "page"]
+    return f"{path}?{urlencode(kept + [('page', str(page))])}"
 
 
 def source_collection(context: RequestContext, plural: str, path: str, args: MultiDict) -> Reply:

@@ -43,15 +43,17 @@ PARAMETERS = [
 )
 def common_content() -> Response:
     context = request_context()
-    key, hit = cached(context, language=True)
-    if hit is not None:
-        return hit
     translation = resolve_translation(
         context.site,
         locale=request.args.get("_locale"),
         accept_language=request.headers.get("Accept-Language"),
         preview=context.visibility.preview,
     )
+    # The answer depends on the translation only (from _locale or Accept-Language): other
+    # parameters, cache-busters included, are not keyed.
+    key, hit = cached(context, (translation.locale,))
+    if hit is not None:
+        return hit
     body = build_common_content(context, translation)
     s_maxage = int(current_app.config["DEFAULT_S_MAXAGE"])
     return send(body, context, locale=translation.locale, s_maxage=s_maxage, cache_key=key)

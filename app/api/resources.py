@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 from app import resources
 from app.context import RequestContext
 from app.http import cached, send
+from app.redact import canonical_pairs
 from app.requests import request_context
 from app.resources import Reply
 
@@ -26,9 +27,10 @@ blp = Blueprint(
 
 def _reply(build: Callable[[RequestContext], Reply]) -> Response:
     """Every entry point: the response cache for anonymous requests, then `build`; replies
-    covered by a realm are never stored."""
+    covered by a realm are never stored. Keyed by every parameter in canonical order (the
+    hydra links repeat them so), so that a parameter can never be answered from another's entry."""
     context = request_context()
-    key, hit = cached(context, language=False)
+    key, hit = cached(context, canonical_pairs(request.args))
     if hit is not None:
         return hit
     reply = build(context)

@@ -8,6 +8,7 @@ from flask_smorest import Blueprint
 from app.errors import NotFound
 from app.http import cached, send
 from app.paths import NOT_RESOLVED, normalise_path, resolve_path
+from app.redact import iri
 from app.requests import request_context
 
 blp = Blueprint(
@@ -34,10 +35,13 @@ PATH_PARAMETER = {
 )
 def web_response_by_path() -> Response:
     context = request_context()
-    key, hit = cached(context, language=False)
+    # Only `path` changes the answer (preview is never cached): other parameters, cache-busters
+    # included, are neither keyed nor echoed in @id.
+    path = normalise_path(request.args.get("path"))
+    context.request_iri = iri(request.path, [("path", path)])
+    key, hit = cached(context, (path,))
     if hit is not None:
         return hit
-    path = normalise_path(request.args.get("path"))
     resolution = resolve_path(path, context.site, context.visibility)
     transformer = current_app.extensions["cms.transformer"]
     web_response = transformer.transform(resolution, context)
