@@ -84,7 +84,8 @@ JSON_LD = ("application/ld+json", "application/json")  # chosen by Accept (app.h
 # path -> (description of the 200, its schema (a components/schemas name), media types, errors).
 RESPONSES: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]] = {
     "/healthz": ("The process is up", "Liveness", ("application/json",), HYGIENE),
-    "/readyz": ("The database answers", "Readiness", ("application/json",), (*HYGIENE, "503")),
+    "/readyz": ("The database answers and a site is loaded", "Readiness", ("application/json",),
+                (*HYGIENE, "503")),
     WEB_RESPONSE_PATH: ("The WebResponse of the item at the path", "WebResponse", JSON_LD,
                         API_ERRORS),
     "/api/common_content": ("The content every page shares", "CommonContent", JSON_LD, API_ERRORS),
@@ -192,7 +193,14 @@ def _resource_schemas(site: SiteModel, schemas: SchemaRegistry, converter: Any) 
         "authenticationScheme": {"type": "string", "enum": sorted(set(SCHEMES.values()))},
     })  # fmt: skip
     out["Liveness"] = _status("ok")
-    out["Readiness"] = _status("ready")
+    out["Readiness"] = _object(
+        {
+            **_status("ready")["properties"],
+            "generation": {"type": "integer", "description": "The site generation served"},
+            "loaded_at": {"type": ["string", "null"], "format": "date-time"},
+            "age_seconds": {"type": ["number", "null"], "description": "Since loaded_at"},
+        }
+    )
     return out
 
 

@@ -107,9 +107,13 @@ FORGED = {
     "Host": {"Host": "evil.example"},
     "X-Forwarded-Host": {"X-Forwarded-Host": "evil.example"},
     "X-Forwarded-Proto": {"X-Forwarded-Proto": "https"},
-    "all": {"Host": "evil.example:8443", "X-Forwarded-Host": "evil.example",
-            "X-Forwarded-Proto": "https", "X-Forwarded-Port": "8443",
-            "X-Forwarded-Prefix": "/evil"},  # fmt: skip
+    "all": {
+        "Host": "evil.example:8443",
+        "X-Forwarded-Host": "evil.example",
+        "X-Forwarded-Proto": "https",
+        "X-Forwarded-Port": "8443",
+        "X-Forwarded-Prefix": "/evil",
+    },  # fmt: skip
 }
 HEADERS = ("ETag", "Content-Location", "Location", "Link", "Cache-Tags", "Content-Language")
 

@@ -115,7 +115,8 @@ def access_lines(caplog) -> list[dict]:
     return [json.loads(r.getMessage()) for r in caplog.records if r.name == "cms.access"]
 
 
-def test_one_json_line_per_request(client, caplog):
+def test_one_json_line_per_request(make_app, caplog):
+    client = make_app().test_client()  # an empty response cache
     caplog.set_level(logging.INFO, logger="cms.access")
     get_path(client, "/about")
     response = get_path(client, "/about", headers={"X-Request-Id": "req-42"})
