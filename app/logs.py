@@ -1,8 +1,8 @@
 """Structured logs: one JSON line per request on the `cms.access` logger.
 
-The line names the request (id, method, route, path, query without secrets), its outcome (status,
-latency, response-cache hit or miss, database commands and their time) and the site generation
-served. It never holds headers (credentials) nor the realm `password` (app.redact).
+The line names the request (id, client address, method, route, path, query without secrets), its
+outcome (status, latency, response-cache hit or miss, database commands and their time) and the
+site generation served. It never holds headers (credentials) nor the realm `password` (app.redact).
 """
 
 from __future__ import annotations

@@ -90,6 +90,7 @@ def init_app(app: Flask) -> None:
             {
                 "event": "request",
                 "request_id": g.get("request_id"),
+                "client": request.remote_addr,  # X-Forwarded-For only under PROXY_COUNT
                 "method": request.method,
                 "route": route,
                 "path": request.path,

@@ -124,7 +124,7 @@ def test_one_json_line_per_request(make_app, caplog):
     assert len(lines) == 2
     line = lines[1]
     assert set(line) == {
-        "event", "request_id", "method", "route", "path", "query", "status", "latency_ms",
+        "event", "request_id", "client", "method", "route", "path", "query", "status", "latency_ms",
         "cache", "db_commands", "db_ms", "generation",
     }  # fmt: skip
     assert line["request_id"] == "req-42" == response.headers["X-Request-Id"]
@@ -132,6 +132,7 @@ def test_one_json_line_per_request(make_app, caplog):
     assert line["path"] == "/api/web_response_by_path"
     assert line["query"] == "path=/about"
     assert line["status"] == 200
+    assert line["client"] == "127.0.0.1"
     assert line["cache"] == "hit"
     assert lines[0]["cache"] == "miss"
     assert isinstance(line["latency_ms"], float) and line["latency_ms"] > 0
@@ -162,3 +163,13 @@ def test_a_refused_request_is_logged_too(client, caplog):
     (line,) = access_lines(caplog)
     assert line["status"] == 400
     assert line["generation"] is None and line["db_commands"] == 0
+
+
+def test_the_client_address_comes_from_x_forwarded_for_only_behind_configured_proxies(
+    make_app, caplog
+):
+    caplog.set_level(logging.INFO, logger="cms.access")
+    forwarded = {"X-Forwarded-For": "203.0.113.9"}
+    make_app().test_client().get("/healthz", headers=forwarded)
+    make_app(PROXY_COUNT=1).test_client().get("/healthz", headers=forwarded)
+    assert [line["client"] for line in access_lines(caplog)] == ["127.0.0.1", "203.0.113.9"]
