@@ -13,7 +13,7 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from app.fixture.load import FixtureError, RollbackError, load_site, read_fixture, rollback
-from app.observe import COMMANDS
+from app.metrics import COMMANDS
 from app.site_status import render_status, site_status
 from app.store import Store
 

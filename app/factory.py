@@ -9,11 +9,12 @@ from flask import Flask
 from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from app import cors, db, errors, metrics, observe, requests
+from app import db
+from app.api import cors, hygiene, observe, problems
+from app.api.response_cache import ResponseCache
 from app.auth import check_secret, token_command
 from app.config import DEFAULTS, plain_environment
-from app.extensions import walker_definitions, web_response_transformer
-from app.response_cache import ResponseCache
+from app.extension_points import walker_definitions, web_response_transformer
 from app.site import SiteCache
 from schemas.items import SchemaRegistry
 
@@ -55,19 +56,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     app.extensions["cms.api"] = api
-    errors.init_app(app)  # after Api(), whose own HTTPException handler it replaces
-    observe.init_app(app)  # before requests: refused requests are measured and logged too
-    requests.init_app(app)
-    metrics.init_app(app)
+    problems.init_app(app)  # after Api(), whose own HTTPException handler it replaces
+    observe.init_app(app)  # before hygiene: refused requests are measured and logged too
+    hygiene.init_app(app)
     cors.init_app(app)
     from app.api import contexts, docs
 
     app.register_blueprint(docs.blp)
     app.register_blueprint(contexts.blp)
-    if app.config["BENCH_FLOOR"]:
-        from app.api import floor
-
-        app.register_blueprint(floor.blp)
     proxies = int(app.config["PROXY_COUNT"])
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]

@@ -1,4 +1,4 @@
-"""Prometheus metrics (prometheus_client) and the /metrics endpoint.
+"""Prometheus metrics (prometheus_client) and the database command counter.
 
 Off unless configured: CMS_METRICS=true serves /metrics to anyone, CMS_METRICS_TOKEN serves it to
 `Authorization: Bearer <token>` only; without either the route does not exist and nothing is
@@ -9,13 +9,13 @@ See docs/operations.md for the metrics and their alert thresholds.
 
 from __future__ import annotations
 
-import hmac
 import os
+import threading
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from flask import Flask, Response, current_app, request
 from prometheus_client import (
-    CONTENT_TYPE_LATEST,
     REGISTRY,
     CollectorRegistry,
     Counter,
@@ -24,8 +24,7 @@ from prometheus_client import (
     generate_latest,
     multiprocess,
 )
-
-from app.errors import problem
+from pymongo import monitoring
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 COMMAND_BUCKETS = (0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64)
@@ -61,8 +60,9 @@ REBUILDS = Counter(
 )
 
 
-def enabled(app: Flask) -> bool:
-    return bool(app.config.get("METRICS") or app.config.get("METRICS_TOKEN"))
+def enabled(config: Any) -> bool:
+    """Whether /metrics is served (and metrics recorded): METRICS or METRICS_TOKEN is set."""
+    return bool(config.get("METRICS") or config.get("METRICS_TOKEN"))
 
 
 def record_request(route: str, status: int, seconds: float, cache: str | None,
@@ -93,23 +93,41 @@ def exposition() -> bytes:
     return generate_latest(REGISTRY)
 
 
-def metrics_endpoint() -> Response:
-    token = current_app.config.get("METRICS_TOKEN")
-    if token:
-        given = request.headers.get("Authorization", "")
-        expected = f"Bearer {token}"
-        if not hmac.compare_digest(given.encode(), expected.encode()):
-            return problem(401, "Unauthorized: /metrics needs its bearer token.",
-                           {"WWW-Authenticate": 'Bearer realm="metrics"'})  # fmt: skip
-    response = Response(exposition(), mimetype=None)
-    response.headers["Content-Type"] = CONTENT_TYPE_LATEST
-    response.headers["Cache-Control"] = "no-store"
-    return response
+@dataclass
+class _Commands:
+    count: int = 0
+    micros: int = 0
 
 
-def init_app(app: Flask) -> None:
-    token = app.config.get("METRICS_TOKEN")
-    if token is not None:
-        app.config["METRICS_TOKEN"] = str(token)  # CMS_METRICS_TOKEN=123 is parsed as a number
-    if enabled(app):
-        app.add_url_rule("/metrics", "metrics", metrics_endpoint, methods=["GET"])
+class CommandCounter(monitoring.CommandListener):
+    """pymongo command monitoring: counts and times the commands of the current thread's request
+    (pymongo calls listeners on the thread that sends the command)."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    def begin(self) -> None:
+        self._local.current = _Commands()
+
+    def end(self) -> _Commands:
+        current = getattr(self._local, "current", None) or _Commands()
+        self._local.current = None
+        return current
+
+    def _finished(self, event) -> None:
+        current = getattr(self._local, "current", None)
+        if current is not None:
+            current.count += 1
+            current.micros += event.duration_micros
+
+    def started(self, event: monitoring.CommandStartedEvent) -> None:
+        pass
+
+    def succeeded(self, event: monitoring.CommandSucceededEvent) -> None:
+        self._finished(event)
+
+    def failed(self, event: monitoring.CommandFailedEvent) -> None:
+        self._finished(event)
+
+
+COMMANDS = CommandCounter()

@@ -8,9 +8,9 @@ from flask import Response
 from flask_smorest import Blueprint
 from pymongo.errors import PyMongoError
 
+from app.api.encoding import json_response
+from app.api.problems import problem
 from app.db import get_store
-from app.errors import problem
-from app.jsonld import json_response
 from app.site import current_site
 from app.site_status import age_seconds
 

@@ -1,65 +1,32 @@
 """What each request costs: latency, database commands and their time, response-cache outcome,
-generation served; recorded as metrics (app.metrics) and one log line (app.logs) per request."""
+generation served; recorded as metrics (app.metrics) and one log line (app.logs) per request.
+Also the /metrics endpoint, when configured (app.metrics)."""
 
 from __future__ import annotations
 
-import threading
+import hmac
 import time
-from dataclasses import dataclass
 
 from flask import Flask, Response, current_app, g, request
-from pymongo import monitoring
+from prometheus_client import CONTENT_TYPE_LATEST
 
 from app import logs, metrics
-from app.redact import public_query
-
-
-@dataclass
-class _Commands:
-    count: int = 0
-    micros: int = 0
-
-
-class CommandCounter(monitoring.CommandListener):
-    """pymongo command monitoring: counts and times the commands of the current thread's request
-    (pymongo calls listeners on the thread that sends the command)."""
-
-    def __init__(self) -> None:
-        self._local = threading.local()
-
-    def begin(self) -> None:
-        self._local.current = _Commands()
-
-    def end(self) -> _Commands:
-        current = getattr(self._local, "current", None) or _Commands()
-        self._local.current = None
-        return current
-
-    def _finished(self, event) -> None:
-        current = getattr(self._local, "current", None)
-        if current is not None:
-            current.count += 1
-            current.micros += event.duration_micros
-
-    def started(self, event: monitoring.CommandStartedEvent) -> None:
-        pass
-
-    def succeeded(self, event: monitoring.CommandSucceededEvent) -> None:
-        self._finished(event)
-
-    def failed(self, event: monitoring.CommandFailedEvent) -> None:
-        self._finished(event)
-
-
-COMMANDS = CommandCounter()
+from app.api.problems import problem
+from app.api.redact import public_query
+from app.metrics import COMMANDS
 
 
 def init_app(app: Flask) -> None:
-    """Register the hooks; before app.requests' own, so that a request refused by its checks is
+    """Register the hooks; before app.api.hygiene's, so that a request refused by its checks is
     measured too."""
     if app.config.get("ACCESS_LOG"):
         logs.install()
-    record_metrics = metrics.enabled(app)
+    record_metrics = metrics.enabled(app.config)
+    token = app.config.get("METRICS_TOKEN")
+    if token is not None:
+        app.config["METRICS_TOKEN"] = str(token)  # CMS_METRICS_TOKEN=123 is parsed as a number
+    if record_metrics:
+        app.add_url_rule("/metrics", "metrics", metrics_endpoint, methods=["GET"])
     real_server = bool(app.config["MONGODB_URI"])
 
     @app.before_request
@@ -104,3 +71,17 @@ def init_app(app: Flask) -> None:
             }
         )
         return response
+
+
+def metrics_endpoint() -> Response:
+    token = current_app.config.get("METRICS_TOKEN")
+    if token:
+        given = request.headers.get("Authorization", "")
+        expected = f"Bearer {token}"
+        if not hmac.compare_digest(given.encode(), expected.encode()):
+            return problem(401, "Unauthorized: /metrics needs its bearer token.",
+                           {"WWW-Authenticate": 'Bearer realm="metrics"'})  # fmt: skip
+    response = Response(metrics.exposition(), mimetype=None)
+    response.headers["Content-Type"] = CONTENT_TYPE_LATEST
+    response.headers["Cache-Control"] = "no-store"
+    return response
