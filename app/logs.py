@@ -2,7 +2,8 @@
 
 The line names the request (id, client address, method, route, path, query without secrets), its
 outcome (status, latency, response-cache hit or miss, database commands and their time) and the
-site generation served. It never holds headers (credentials) nor the realm `password` (app.redact).
+site generation served. It never holds headers (credentials) nor the realm `password`
+(app.api.redact).
 """
 
 from __future__ import annotations

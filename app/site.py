@@ -234,5 +234,5 @@ class SiteCache:
 
 def current_site() -> SiteModel:
     site = current_app.extensions["cms.site"].current()
-    g.generation = site.version  # the access log's `generation` (app.observe)
+    g.generation = site.version  # the access log's `generation` (app.api.observe)
     return site
