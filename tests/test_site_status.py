@@ -177,3 +177,14 @@ def test_readyz_names_the_generation_served_and_its_age(fresh):
     assert response.headers["Cache-Control"] == "no-store"
     load_site(store, edited_site("About the city"))
     assert client.get("/readyz").json["generation"] == live["version"] + 1
+
+
+def test_the_seed_command_records_the_fixture_file_name(fresh, tmp_path):
+    app, store = fresh
+    path = tmp_path / "town-site.json"
+    path.write_text(json.dumps(edited_site("About the town")), encoding="utf-8")
+    result = app.test_cli_runner().invoke(args=["seed", str(path)])
+    assert result.exit_code == 0, result.output
+    live = store.live()
+    assert live["fixture"] == "town-site.json"
+    assert live["previous"]["fixture"] == "demo.json"
