@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
@@ -13,6 +17,7 @@ from app.fixture.load import load_site
 from tests.conftest import demo_site
 from tests.helpers import WR, get_path, node
 
+ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "metrics-token-for-tests"
 ARTICLES = "/api/<string:plural>"
 
@@ -173,3 +178,44 @@ def test_the_client_address_comes_from_x_forwarded_for_only_behind_configured_pr
     make_app().test_client().get("/healthz", headers=forwarded)
     make_app(PROXY_COUNT=1).test_client().get("/healthz", headers=forwarded)
     assert [line["client"] for line in access_lines(caplog)] == ["127.0.0.1", "203.0.113.9"]
+
+
+CHILD = """
+import sys
+from app import create_app
+client = create_app({"METRICS": True, "MONGODB_URI": None}).test_client()
+for _ in range(int(sys.argv[1])):
+    assert client.get("/api/web_response_by_path?path=/about").status_code == 200
+if sys.argv[2] == "scrape":
+    sys.stdout.write(client.get("/metrics").get_data(as_text=True))
+"""
+
+
+def test_multiprocess_mode_adds_up_every_worker(tmp_path):
+    """Two processes (as two gunicorn workers) write to PROMETHEUS_MULTIPROC_DIR; /metrics of
+    either shows the sum."""
+    env = {
+        **os.environ,
+        "PROMETHEUS_MULTIPROC_DIR": str(tmp_path),
+        "CMS_ACCESS_LOG": "false",
+        "MONGODB_URI": "",
+    }
+
+    def child(requests: int, scrape: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", CHILD, str(requests), scrape],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=True,
+        )  # fmt: skip
+        return done.stdout
+
+    child(2, "no")
+    samples = {}
+    for family in text_string_to_metric_families(child(3, "scrape")):
+        for sample in family.samples:
+            samples[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+    route = {"route": "/api/web_response_by_path"}
+    assert value(samples, "cms_http_requests_total", status="200", **route) == 5
+    assert value(samples, "cms_response_cache_lookups_total", result="hit") == 1 + 2
+    assert value(samples, "cms_response_cache_lookups_total", result="miss") == 1 + 1
+    assert value(samples, "cms_site_model_rebuilds_total") == 2
+    assert value(samples, "cms_site_generation") == 1
