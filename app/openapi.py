@@ -38,7 +38,8 @@ JSON_LD = ("application/ld+json", "application/json")  # chosen by Accept (app.a
 # path -> (description of the 200, its schema (a components/schemas name), media types, errors).
 RESPONSES: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]] = {
     "/healthz": ("The process is up", "Liveness", ("application/json",), HYGIENE),
-    "/readyz": ("The database answers", "Readiness", ("application/json",), (*HYGIENE, "503")),
+    "/readyz": ("The database answers and a site is loaded", "Readiness", ("application/json",),
+                (*HYGIENE, "503")),
     WEB_RESPONSE_PATH: ("The WebResponse of the item at the path", "WebResponse", JSON_LD,
                         API_ERRORS),
     "/api/common_content": ("The content every page shares", "CommonContent", JSON_LD, API_ERRORS),
@@ -102,6 +103,20 @@ def _responses(path: str) -> dict[str, Any]:
 def _status(value: str) -> dict[str, Any]:
     return {"type": "object", "properties": {"status": {"type": "string", "const": value}},
             "required": ["status"], "additionalProperties": False}  # fmt: skip
+
+
+def _readiness() -> dict[str, Any]:
+    """/readyz: the status, the generation this process serves and its age (app.api.health)."""
+    schema = _status("ready")
+    schema["properties"].update(
+        {
+            "generation": {"type": "integer", "description": "The site generation served"},
+            "loaded_at": {"type": ["string", "null"], "format": "date-time"},
+            "age_seconds": {"type": ["number", "null"], "description": "Seconds since loaded_at"},
+        }
+    )
+    schema["required"] = list(schema["properties"])
+    return schema
 
 
 def _one_of(names: list[str], *, nullable: bool = False) -> dict[str, Any]:
@@ -201,7 +216,7 @@ def _site_unions(components: dict[str, Any], site: SiteModel, extra: dict[str, A
     collection["hydra:member"]["items"] = _one_of([f"{n}Item" for n in reachable])
     components["NodeSource"] = _one_of([f"{n}Resource" for n in reachable])
     components["Liveness"] = _status("ok")
-    components["Readiness"] = _status("ready")
+    components["Readiness"] = _readiness()
 
 
 # Properties whose names generated clients turn into the same identifier (`@type` and `type` both
