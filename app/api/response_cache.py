@@ -32,8 +32,6 @@ class ResponseCache:
         self.max_entries = max_entries
         self._entries: OrderedDict[tuple, tuple[datetime | None, CachedResponse]] = OrderedDict()
         self._lock = threading.Lock()
-        self.hits = 0
-        self.misses = 0
 
     def key(self, request: Request, version: int, answer: tuple) -> tuple | None:
         """The key of a public request, or None for one that must not be cached.
@@ -54,10 +52,8 @@ class ResponseCache:
             found = self._entries.get(key)
             if found is None or (found[0] is not None and found[0] <= now):
                 self._entries.pop(key, None)
-                self.misses += 1
                 return None
             self._entries.move_to_end(key)
-            self.hits += 1
             return found[1]
 
     def put(self, key: tuple, value: CachedResponse, expires: datetime | None) -> None:
