@@ -56,14 +56,21 @@ def build_common_content(context: RequestContext, translation: Translation) -> d
     )
 
 
-def common_content_reply(
+def translation_of(
     context: RequestContext, *, locale: str | None, accept_language: str | None
-) -> Reply:
-    """The CommonContent of the translation `_locale` or Accept-Language designates."""
-    translation = resolve_translation(
+) -> Translation:
+    """The translation `_locale` or Accept-Language designates (the default one otherwise)."""
+    return resolve_translation(
         context.site,
         locale=locale,
         accept_language=accept_language,
         preview=context.visibility.preview,
     )
+
+
+def common_content_reply(
+    context: RequestContext, *, locale: str | None, accept_language: str | None
+) -> Reply:
+    """The CommonContent of the translation `_locale` or Accept-Language designates."""
+    translation = translation_of(context, locale=locale, accept_language=accept_language)
     return Reply(build_common_content(context, translation), translation.locale)

@@ -9,8 +9,7 @@ from flask_smorest import Blueprint
 
 from app.api.arguments import CommonContentQuery, LanguageHeaders, QueryParser
 from app.api.caching import respond
-from app.common_content import common_content_reply
-from app.locale import resolve_translation
+from app.common_content import common_content_reply, translation_of
 from app.request_context import RequestContext
 
 blp = Blueprint(
@@ -39,12 +38,7 @@ def common_content(headers: dict[str, Any], query: dict[str, Any]) -> Response:
     def translation(context: RequestContext) -> tuple:
         """The answer depends on the translation only (from _locale or Accept-Language): other
         parameters, cache-busters included, are not keyed."""
-        found = resolve_translation(
-            context.site,
-            locale=query.get("locale"),
-            accept_language=accept_language,
-            preview=context.visibility.preview,
-        )
+        found = translation_of(context, locale=query.get("locale"), accept_language=accept_language)
         return (found.locale,)
 
     return respond(
