@@ -62,6 +62,8 @@ SHAPES: dict[str, type[Schema]] = {
     "RealmResource": shapes.RealmResourceSchema,
     "Redirection": shapes.RedirectionSchema,
     "Problem": shapes.ProblemSchema,
+    "Liveness": shapes.LivenessSchema,
+    "Readiness": shapes.ReadinessSchema,
 }
 
 SECURITY_SCHEMES = {
@@ -98,25 +100,6 @@ def _responses(path: str) -> dict[str, Any]:
     description, schema, media_types, errors = RESPONSES[path]
     content = {media_type: {"schema": _ref(schema)} for media_type in media_types}
     return {"200": {"description": description, "content": content}, **_problem_responses(errors)}
-
-
-def _status(value: str) -> dict[str, Any]:
-    return {"type": "object", "properties": {"status": {"type": "string", "const": value}},
-            "required": ["status"], "additionalProperties": False}  # fmt: skip
-
-
-def _readiness() -> dict[str, Any]:
-    """/readyz: the status, the generation this process serves and its age (app.api.health)."""
-    schema = _status("ready")
-    schema["properties"].update(
-        {
-            "generation": {"type": "integer", "description": "The site generation served"},
-            "loaded_at": {"type": ["string", "null"], "format": "date-time"},
-            "age_seconds": {"type": ["number", "null"], "description": "Seconds since loaded_at"},
-        }
-    )
-    schema["required"] = list(schema["properties"])
-    return schema
 
 
 def _one_of(names: list[str], *, nullable: bool = False) -> dict[str, Any]:
@@ -215,8 +198,6 @@ def _site_unions(components: dict[str, Any], site: SiteModel, extra: dict[str, A
     collection = components["NodeSourceCollection"]["properties"]
     collection["hydra:member"]["items"] = _one_of([f"{n}Item" for n in reachable])
     components["NodeSource"] = _one_of([f"{n}Resource" for n in reachable])
-    components["Liveness"] = _status("ok")
-    components["Readiness"] = _readiness()
 
 
 # Properties whose names generated clients turn into the same identifier (`@type` and `type` both

@@ -206,3 +206,24 @@ DocumentResourceSchema = with_context(
     document_schema(DISPLAY), "DocumentResourceSchema", "Document"
 )
 TagResourceSchema = with_context(tag_schema(DISPLAY), "TagResourceSchema", "Tag")
+
+LivenessSchema = shaped("LivenessSchema", {"status": const("status", "ok")})
+ReadinessSchema = shaped(
+    "ReadinessSchema",
+    {
+        "status": const("status", "ready"),
+        "generation": keyed(
+            fields.Integer(metadata={"description": "The site generation served"}), "generation"
+        ),
+        "loaded_at": keyed(
+            fields.String(allow_none=True, metadata={"format": "date-time"}), "loaded_at"
+        ),
+        "age_seconds": keyed(
+            fields.Raw(
+                allow_none=True,
+                metadata={"type": "number", "description": "Seconds since loaded_at"},
+            ),
+            "age_seconds",
+        ),
+    },
+)
