@@ -9,6 +9,7 @@ from typing import Any
 from flask import Response, current_app, request
 
 from app.context import RequestContext
+from app.header_values import token, uri_reference
 from app.jsonld import LD_JSON, dumps
 from app.response_cache import CachedResponse
 
@@ -60,7 +61,8 @@ def alternate_links(source: dict[str, Any] | None, context: RequestContext) -> s
         if context.visibility.preview or (
             translation.available and published is not None and published <= context.visibility.now
         ):
-            links.append(f'<{other["url"]}>; rel="alternate"; hreflang="{other["locale"]}"')
+            url, hreflang = uri_reference(other["url"]), token(other["locale"])
+            links.append(f'<{url}>; rel="alternate"; hreflang="{hreflang}"')
     return ", ".join(links) or None
 
 
@@ -97,7 +99,7 @@ def send(
     fixed = {
         "ETag": f'"{hashlib.sha256(payload).hexdigest()[:32]}"',
         "Vary": VARY,
-        "Content-Language": locale,
+        "Content-Language": token(locale),
         "Cache-Tags": cache_tags(body),
         **(headers or {}),
     }

@@ -14,7 +14,7 @@ from app.context import RequestContext
 from app.errors import BadRequest, NotFound
 from app.fixture.materialise import document_summary, tag_summary
 from app.locale import resolve_translation
-from app.realms import decide, denied_realm_ids, may_see, realm_view
+from app.realms import decide, denied_realm_ids, may_see, realm_view, withheld
 from app.redact import SECRET_PARAMETERS
 from app.site import NodeType
 from app.web_response import ItemDumper
@@ -120,7 +120,7 @@ def source_collection(context: RequestContext, plural: str, path: str, args: Mul
     translation = resolve_translation(
         context.site, locale=parsed.locale, accept_language=None, preview=context.visibility.preview
     )
-    denied = denied_realm_ids(context)
+    denied = denied_realm_ids(context, check_passwords=True)
     query: dict[str, Any] = {"type": node_type.name, "locale": translation.locale}
     if denied:
         query["node.realm_ids"] = {"$nin": denied}
@@ -174,7 +174,8 @@ def node_item(context: RequestContext, node_id: int, args: MultiDict) -> Reply:
     generation = context.site.generation
     node = generation.node(node_id)
     sources = generation.sources_by_ids(list(node["sources"].values())) if node else []
-    if not any(may_see(s, context) for s in sources):
+    # withheld: a block hidden by a hide_blocks realm is not shown by its node either
+    if not any(may_see(s, context) and not withheld(s, context) for s in sources):
         raise NotFound(f"No node {node_id}")
     decide(sources[0], context)  # a deny realm covers the node, hence all its sources
     locale = _locale(context, args)
