@@ -25,6 +25,8 @@ DEFAULTS: dict[str, object] = {
     # Production mode (CMS_PRODUCTION=true) refuses to start without a strong JWT_SECRET.
     "PRODUCTION": False,
     "JWT_SECRET": None,
+    # Longest lifetime (seconds) of a bearer token: exp - iat (exp - now without iat).
+    "JWT_MAX_LIFETIME": 86400,
     # In-process cache of serialised public responses, per site generation (docs/performance.md).
     "RESPONSE_CACHE": True,
     "RESPONSE_CACHE_SIZE": 4096,

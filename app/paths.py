@@ -19,15 +19,16 @@ _SUFFIX = re.compile(r"\.(json|html)$")
 
 
 def normalise_path(raw: str | None) -> str:
-    """The canonical form of a requested path (behaviour.md, path resolution 1-2)."""
+    """The canonical form of a requested path (behaviour.md, path resolution 1-2).
+
+    `raw` is the `path` parameter as the query string carried it, percent-decoded once already
+    (by werkzeug, app.requests refusing invalid UTF-8): it is not decoded again, so `%252F` is
+    the text `%2F`, never a slash."""
     if raw is None or raw == "":
         raise BadRequest("path query parameter is mandatory")
     if len(raw) > MAX_PATH_LENGTH:
         raise BadRequest(f"path is longer than {MAX_PATH_LENGTH} characters")
-    try:
-        path = unquote(raw, errors="strict")
-    except UnicodeDecodeError as error:
-        raise BadRequest("path is not valid percent-encoded UTF-8") from error
+    path = raw
     if _CONTROL.search(path):
         raise BadRequest("path contains control characters")
     if not path.startswith("/"):
@@ -36,6 +37,16 @@ def normalise_path(raw: str | None) -> str:
     if len(path) > 1:
         path = path.rstrip("/") or "/"
     return path
+
+
+def normalise_url_path(text: str) -> str:
+    """The canonical form of a path written as in a URL (a redirection's query or target in the
+    site fixture): percent-decoded once, as a request's `path` is, then normalised."""
+    try:
+        decoded = unquote(text, errors="strict")
+    except UnicodeDecodeError as error:
+        raise BadRequest("path is not valid percent-encoded UTF-8") from error
+    return normalise_path(decoded)
 
 
 @dataclass(frozen=True)
@@ -94,6 +105,6 @@ def resolve_path(path: str, site: SiteModel, visibility: Visibility) -> Resoluti
                     "type": entry["redirect_type"],
                 }
             )
-        current, redirected = normalise_path(uri), True
+        current, redirected = normalise_url_path(uri), True
         if current in seen or len(seen) > MAX_REDIRECT_HOPS:
             raise NotFound(NOT_RESOLVED)
