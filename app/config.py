@@ -30,6 +30,8 @@ DEFAULTS: dict[str, object] = {
     # In-process cache of serialised public responses, per site generation (docs/performance.md).
     "RESPONSE_CACHE": True,
     "RESPONSE_CACHE_SIZE": 4096,
+    # ... and bytes of it (keys, payloads and headers), per worker.
+    "RESPONSE_CACHE_BYTES": 64 * 2**20,
     # Origins allowed to read the API from a browser: "*" (public content) or a list of origins.
     "CORS_ORIGINS": "*",
     # Serve /bench/floor, the benchmark's static floor (make bench only).

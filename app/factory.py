@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from app import cors, db, errors, requests
+from app import access_log, cors, db, errors, requests
 from app.auth import check_secret, token_command
 from app.config import DEFAULTS, plain_environment
 from app.extensions import walker_definitions, web_response_transformer
@@ -36,6 +36,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(config)
 
     check_secret(app.config)
+    access_log.install()  # the dev server's request log never shows `password=` values
     db.init_app(app)
     app.cli.add_command(token_command)
     app.extensions["cms.site"] = SiteCache(
@@ -43,7 +44,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.extensions["cms.schemas"] = SchemaRegistry()
     app.extensions["cms.response_cache"] = ResponseCache(
-        int(app.config["RESPONSE_CACHE_SIZE"]), enabled=bool(app.config["RESPONSE_CACHE"])
+        int(app.config["RESPONSE_CACHE_SIZE"]),
+        enabled=bool(app.config["RESPONSE_CACHE"]),
+        max_bytes=int(app.config["RESPONSE_CACHE_BYTES"]),
     )
     app.extensions["cms.walker_definitions"] = walker_definitions(app)
     app.extensions["cms.transformer"] = web_response_transformer(app)

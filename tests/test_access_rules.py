@@ -90,11 +90,11 @@ def test_a_node_with_only_previewable_sources_is_not_found(client):
     ("roles", "status"), [("XROLE_BACKEND_USERX", 403), (5, 403), (["ROLE_BACKEND_USER"], 200)]
 )
 def test_roles_claim_must_be_a_list(client, roles, status):
+    import time
+
     import jwt
 
     from app.auth import ALGORITHM
-
-    import time
 
     claims = {"sub": "x", "roles": roles, "exp": int(time.time()) + 3600}  # within the max lifetime
     token = jwt.encode(claims, JWT_SECRET, algorithm=ALGORITHM)
