@@ -88,6 +88,11 @@ LISTED = {"alternates": 0, "url_aliases": 0, "node.ancestors": 0}
 WITHOUT_CHILDREN = {**LISTED, "node.children": 0}
 
 
+# Orders of collection entry points: the API's name -> the stored field.
+COLLECTION_ORDERS = {"publishedAt": "published_at", "position": "node.position"}
+DIRECTIONS = {"asc": ASCENDING, "desc": DESCENDING}
+
+
 def collection_name(kind: str, version: int) -> str:
     return f"{kind}_v{version}"
 
@@ -205,17 +210,32 @@ class Generation:
         )
         return sorted({doc["published_at"] for doc in cursor})
 
-    def sources_page(
+    def collection_page(
         self,
-        query: dict[str, Any],
-        visibility: Visibility,
         *,
-        sort: list[tuple[str, int]],
+        node_type: str,
+        locale: str,
+        visibility: Visibility,
+        exclude_realms: list[int],
+        tag_ids: list[int],
+        visible: bool | None,
+        order: list[tuple[str, str]],
         skip: int,
         limit: int,
     ) -> tuple[list[dict[str, Any]], int]:
-        """One page of the sources matching `query` that `visibility` may see, and their total."""
-        query = {**query, **source_filter(visibility)}
+        """One page of the sources of a type in one translation that `visibility` may see, and
+        their total: outside `exclude_realms`, carrying all of `tag_ids`, of nodes whose
+        visibility is `visible` (None: any); ordered by `order` (COLLECTION_ORDERS keys)."""
+        query: dict[str, Any] = {"type": node_type, "locale": locale, **source_filter(visibility)}
+        if exclude_realms:
+            query["node.realm_ids"] = {"$nin": exclude_realms}
+        if tag_ids:
+            # Ids, not `node.tags.slug`: FerretDB does not match $all through arrays of documents.
+            query["node.tag_ids"] = {"$all": tag_ids}
+        if visible is not None:
+            query["node.visible"] = visible
+        sort = [(COLLECTION_ORDERS[key], DIRECTIONS[direction]) for key, direction in order]
+        sort.append(("_id", sort[-1][1]))  # ties: _id in the direction of the last key (indexes)
         sources = self._collection("sources")
         page = list(sources.find(query, batch_size=limit + 1).sort(sort).skip(skip).limit(limit))
         return page, self._collection("sources").count_documents(query)

@@ -11,7 +11,7 @@ import logging
 import re
 from urllib.parse import unquote_plus
 
-from app.redact import SECRET_PARAMETERS
+from app.api.redact import SECRET_PARAMETERS
 
 REDACTED = "[redacted]"
 # name=value inside a query: the value ends at &, whitespace, a quote or an ANSI colour escape.
