@@ -57,7 +57,10 @@ def _grants(realm: dict[str, Any], context: RequestContext) -> bool:
         if problem := bcrypt_problem(stored):
             log.warning("realm %s: %s; its password never matches", realm["_id"], problem)
             return False
-        return bcrypt.checkpw(password, stored.encode())
+        try:
+            return bcrypt.checkpw(password, stored.encode())
+        except ValueError:  # unreadable after all: never a 500
+            return False
     claims = context.claims
     if claims is None:
         return False
