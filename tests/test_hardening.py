@@ -575,3 +575,54 @@ def test_the_max_lifetime_is_configurable(make_app):
 
 def test_bcrypt_problem_is_the_one_rule_of_both_checks():
     assert bcrypt_problem(demo_site()["realms"][0]["password"]) is None
+
+
+def test_gunicorn_serves_past_slow_clients_and_answers_the_apps_own_414(tmp_path):
+    import os
+    import socket
+    import subprocess
+    import sys
+    import urllib.error
+    from pathlib import Path
+
+    from tests.realserver import free_port
+
+    port = free_port()
+    gunicorn = str(Path(sys.executable).parent / "gunicorn")
+    env = {k: v for k, v in os.environ.items() if k not in ("MONGODB_URI", "WORKERS")}
+    log = (tmp_path / "gunicorn.log").open("wb")
+    process = subprocess.Popen(
+        [gunicorn, "-c", "gunicorn.conf.py", "-w", "1", "-b", f"127.0.0.1:{port}",
+         "app:create_app()"],
+        cwd=REPO_ROOT, env={**env, "THREADS": "4"}, stdout=log, stderr=log,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    slow: list[socket.socket] = []
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/readyz", timeout=2):
+                    break
+            except OSError:
+                assert process.poll() is None and time.monotonic() < deadline
+                time.sleep(0.2)  # polling a starting server, not timing a test
+        for _ in range(2):  # slowloris: request lines never finished
+            connection = socket.create_connection(("127.0.0.1", port))
+            connection.sendall(b"GET /readyz HTTP/1.1\r\nHost: x\r\n")
+            slow.append(connection)
+        with urllib.request.urlopen(f"{base}/readyz", timeout=10) as response:
+            assert response.status == 200
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{base}{WR}?path=/{'a' * 5000}", timeout=10)
+        assert refused.value.code == 414
+        assert refused.value.headers["Content-Type"] == "application/problem+json"
+        assert json.loads(refused.value.read())["detail"] == (
+            "The request URL is longer than 4096 characters."
+        )
+    finally:
+        for connection in slow:
+            connection.close()
+        process.terminate()
+        process.wait(timeout=30)
+        log.close()
