@@ -22,7 +22,7 @@ from app.fixture.validate import validate_fixture
 from tests.conftest import demo_site
 from tests.helpers import WR
 
-EXAMPLES = {"mongomock": 80, "ferretdb": 15}
+EXAMPLES = {"mongomock": 80, "ferretdb": 30}
 
 
 def base_site() -> dict[str, Any]:
