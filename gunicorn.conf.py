@@ -1,10 +1,16 @@
-"""gunicorn settings of `make serve` and of the benchmark and load test (bench/servers.py).
+"""gunicorn settings, read by `make serve` (--config) and by the benchmark and load test
+(bench/servers.py).
 
 Threaded workers (gthread): a slow client (a slowloris sending its request byte by byte) holds
 one thread, not a whole worker, until `timeout`. Production still belongs behind a buffering
 reverse proxy or CDN (docs/security.md).
+
+Metrics in multiprocess mode (docs/operations.md): with PROMETHEUS_MULTIPROC_DIR set, every worker
+writes its metric values to files there and /metrics adds them up; the directory is emptied when
+gunicorn starts and a dead worker's live gauges are dropped.
 """
 
+import glob
 import os
 
 worker_class = "gthread"
@@ -12,9 +18,24 @@ workers = int(os.environ.get("WORKERS") or os.cpu_count() or 2)
 threads = int(os.environ.get("THREADS") or 8)
 timeout = 30
 keepalive = 5
-# Longer than the app's own limit (app/requests.py MAX_URL_LENGTH, 4096 characters) plus the
+# Longer than the app's own limit (app/api/hygiene.py MAX_URL_LENGTH, 4096 characters) plus the
 # method and version, so that the app answers its problem+json 414 for URLs up to 8,000 bytes.
 limit_request_line = 8190
 # The access log (off unless --access-logfile is given) shows the path without its query:
 # a `password=` parameter is never written to it.
 access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(L)s'
+
+
+def on_starting(server):
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if directory:
+        os.makedirs(directory, exist_ok=True)
+        for path in glob.glob(os.path.join(directory, "*.db")):
+            os.remove(path)  # values of a previous run would be added to this one's
+
+
+def child_exit(server, worker):
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)
