@@ -626,3 +626,15 @@ def test_gunicorn_serves_past_slow_clients_and_answers_the_apps_own_414(tmp_path
         process.terminate()
         process.wait(timeout=30)
         log.close()
+
+
+@pytest.mark.parametrize(
+    "published_at",
+    ["0001-01-01T00:00:00+00:00", "0001-01-01T05:00:00+04:00", "9999-12-31T23:59:59+00:00"],
+)
+def test_dates_at_the_edges_of_the_calendar_load_and_serve(make_app, published_at):
+    client = make_app(_set("about", "en", "published_at", published_at)(demo_site())).test_client()
+    response = get_path(client, "/about")
+    assert response.status_code == (404 if published_at.startswith("9999") else 200)
+    assert get_path(client, "/").status_code == 200
+    assert client.get("/api/pages").status_code == 200
