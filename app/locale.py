@@ -7,9 +7,9 @@ from collections.abc import Callable
 
 from app.audience import translation_visible
 from app.errors import BadRequest, NotFound
+from app.naming import LOCALE
 from app.site import SiteModel, Translation
 
-LOCALE = re.compile(r"[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*")
 LANGUAGE_RANGE = re.compile(r"\*|[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*")
 QUALITY = re.compile(r"q=(0(\.\d{0,3})?|1(\.0{0,3})?)", re.IGNORECASE)
 # Only the first entries are read, so that a huge header costs no more than a normal one.

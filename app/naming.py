@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+# A locale code (`en`, `fr-CA`, `de_CH`): the one syntax the loader checks and `_locale` accepts.
+LOCALE = re.compile(r"[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*")
 _WORD_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
 
