@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 from pymongo import ASCENDING, DESCENDING
 from werkzeug.datastructures import MultiDict
 
+from app import keyset
 from app.context import RequestContext
 from app.errors import BadRequest, NotFound
 from app.fixture.materialise import document_summary, tag_summary
@@ -70,6 +71,7 @@ class CollectionQuery:
     tags: list[str]
     visible: bool | None
     sort: list[tuple[str, int]]
+    cursor: str | None = None  # a keyset cursor (app/keyset.py); None: page numbers
 
 
 def _int(args: MultiDict, name: str, default: int, low: int, high: int) -> int:
@@ -96,6 +98,9 @@ def parse_collection(args: MultiDict) -> CollectionQuery:
             if field is None or value not in ("asc", "desc"):
                 raise BadRequest("order must be order[publishedAt] or order[position], asc or desc")
             sort.append((field, ASCENDING if value == "asc" else DESCENDING))
+    cursor = args.get("cursor")
+    if cursor is not None and "page" in args:
+        raise BadRequest("page and cursor cannot be combined: follow hydra:next")
     return CollectionQuery(
         page=_int(args, "page", 1, 1, 1_000_000),
         per_page=_int(args, "itemsPerPage", ITEMS_PER_PAGE, 1, MAX_ITEMS_PER_PAGE),
@@ -104,12 +109,14 @@ def parse_collection(args: MultiDict) -> CollectionQuery:
         visible=None if visible is None else visible == "true",
         # _id breaks ties in the direction of the last key, as the indexes are built
         sort=[*(sort := sort or [("published_at", DESCENDING)]), ("_id", sort[-1][1])],
+        cursor=cursor,
     )
 
 
-def _page_iri(path: str, args: MultiDict, page: int) -> str:
-    kept = [(k, v) for k, v in args.items(multi=True) if k != "page" and k not in SECRET_PARAMETERS]
-    params = kept + [("page", str(page))]
+def _page_iri(path: str, args: MultiDict, page: int | str, name: str = "page") -> str:
+    dropped = {"page", "cursor", *SECRET_PARAMETERS}
+    kept = [(k, v) for k, v in args.items(multi=True) if k not in dropped]
+    params = kept + [(name, str(page))]
     return f"{path}?{urlencode(params)}"
 
 
@@ -130,6 +137,10 @@ def source_collection(context: RequestContext, plural: str, path: str, args: Mul
         query["node.tag_ids"] = {"$all": [context.site.tag_ids.get(t, 0) for t in parsed.tags]}
     if parsed.visible is not None:
         query["node.visible"] = parsed.visible
+    dump = ItemDumper(context, frozenset(node_type.operation_groups()))
+    if parsed.cursor is not None:
+        locale = translation.locale
+        return _cursor_page(context, (node_type.name, locale), path, args, parsed, query, dump)
     members, total = context.site.generation.sources_page(
         query,
         context.visibility,
@@ -137,7 +148,6 @@ def source_collection(context: RequestContext, plural: str, path: str, args: Mul
         skip=(parsed.page - 1) * parsed.per_page,
         limit=parsed.per_page,
     )
-    dump = ItemDumper(context, frozenset(node_type.operation_groups()))
     last = max(1, -(-total // parsed.per_page))
     view: dict[str, Any] = {
         "@id": _page_iri(path, args, parsed.page),
@@ -158,6 +168,46 @@ def source_collection(context: RequestContext, plural: str, path: str, args: Mul
         "hydra:view": view,
     }
     return Reply(body, translation.locale)
+
+
+def _cursor_page(
+    context: RequestContext,
+    type_and_locale: tuple[str, str],
+    path: str,
+    args: MultiDict,
+    parsed: CollectionQuery,
+    query: dict[str, Any],
+    dump: ItemDumper,
+) -> Reply:
+    """A page of a keyset walk (`cursor`): no total (counting is what a cursor avoids) and only
+    `hydra:next` (docs/performance.md, bounded collection pages)."""
+    type_name, locale = type_and_locale
+    field = parsed.sort[0][0]
+    members, _ = context.site.generation.sources_page(
+        query,
+        context.visibility,
+        sort=parsed.sort,
+        skip=0,
+        limit=parsed.per_page + 1,  # one more tells whether a next page exists
+        after=keyset.decode(parsed.cursor or "", field),
+        keyset=True,
+    )
+    view: dict[str, Any] = {
+        "@id": _page_iri(path, args, parsed.cursor or "", "cursor"),
+        "@type": "hydra:PartialCollectionView",
+        "hydra:first": _page_iri(path, args, "", "cursor"),
+    }
+    if len(members) > parsed.per_page:
+        members = members[: parsed.per_page]
+        view["hydra:next"] = _page_iri(path, args, keyset.encode(field, members[-1]), "cursor")
+    body = {
+        "@context": f"/api/contexts/{type_name}",
+        "@id": path,
+        "@type": "hydra:Collection",
+        "hydra:member": [dump(s) for s in members],
+        "hydra:view": view,
+    }
+    return Reply(body, locale)
 
 
 def _locale(context: RequestContext, args: MultiDict) -> str:

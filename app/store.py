@@ -7,6 +7,7 @@ atomic write and readers never see a half-loaded site. See docs/collections.md.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -29,6 +30,7 @@ KINDS = (
     "nodes",
     "sources",
     "paths",
+    "feeds",
 )
 
 # Secondary indexes per kind (the `_id` index always exists): (name, keys, options).
@@ -86,6 +88,61 @@ WHOLE_READ_KINDS = ("translations", "settings", "node_types", "realms", "tags")
 # by `paths`. Sources that will not be expanded leave out their child ids too.
 LISTED = {"alternates": 0, "url_aliases": 0, "node.ancestors": 0}
 WITHOUT_CHILDREN = {**LISTED, "node.children": 0}
+
+
+# The index MongoDB builds on `_id` of every collection (lookups by id, small kinds read whole).
+ID_INDEX = "_id_"
+# The index of `sources` that yields each collection order (sources_page).
+ORDER_INDEXES = {"published_at": "feed", "node.position": "position"}
+
+# Materialised feeds (`feeds`, written by app/fixture/feeds.py): the candidates of one feed in date
+# order, newest first, FEED_CHUNK entries per document, read by `_id` (Generation.feed).
+FEED_CHUNK = 32
+# Entries at the head of a feed that carry their listed source: the usual feed is one read.
+FEED_EMBEDDED = 8
+
+
+def feed_key(node_type: str, locale: str, tag_ids: list[int], *, preview: bool) -> str:
+    """The key of a materialised feed: listed type, translation, tag set and visibility class."""
+    tags = ",".join(str(t) for t in sorted(set(tag_ids)))
+    return f"{node_type}|{locale}|{tags}|{'preview' if preview else 'public'}"
+
+
+def feed_chunk_id(key: str, number: int) -> str:
+    return f"{key}|{number}"
+
+
+def keyset_filter(
+    sort: list[tuple[str, int]], after: tuple[Any, int], *, nullable: bool
+) -> dict[str, Any]:
+    """The members after `after` (the sort values of a page's last member) in `sort` order.
+
+    The range on the sort field is decided in the index (the scan starts at the cursor); the
+    `$or` only separates ties on that value by `_id`. `nullable`: members may lack the field
+    (undated sources in preview), which MongoDB sorts before every value.
+    """
+    (field, direction), (value, last_id) = sort[0], after
+    descending = direction == DESCENDING
+    before, at_or_before = ("$lt", "$lte") if descending else ("$gt", "$gte")
+    if value is None:  # after an undated member: the undated after it, then (ascending) the dated
+        undated = {field: None, "_id": {before: last_id}}
+        return undated if descending else {"$or": [undated, {field: {"$ne": None}}]}
+    dated = {
+        field: {at_or_before: value},
+        "$or": [{field: {before: value}}, {"_id": {before: last_id}}],
+    }
+    return {"$or": [dated, {field: None}]} if nullable and descending else dated
+
+
+def _both(query: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    """`query` and `extra`; a field in both keeps both conditions (through `$and`)."""
+    out = dict(query)
+    for key, condition in extra.items():
+        if key in out:
+            out.setdefault("$and", []).append({key: condition})
+        else:
+            out[key] = condition
+    return out
 
 
 def collection_name(kind: str, version: int) -> str:
@@ -169,7 +226,13 @@ class Store:
 
 
 class Generation:
-    """Reads of one generation of the site."""
+    """Reads of one generation of the site.
+
+    Every read names the index that serves it (`cursor.hint`): engines that do not race candidate
+    plans (DocumentDB, Cosmos DB vCore, FerretDB 2) or a MongoDB plan cache after an unlucky race
+    would otherwise scan a wider index. tests/test_indexes.py checks each hint against the planner
+    model of tests/index_plan.py.
+    """
 
     def __init__(self, store: Store, version: int):
         self.store = store
@@ -180,22 +243,28 @@ class Generation:
         self.store.commands += 1
         return self._db[collection_name(kind, self.version)]
 
+    def _one(self, kind: str, query: dict[str, Any], hint: str) -> dict[str, Any] | None:
+        """find_one through find().hint().limit(1) (find_one takes no hint on every driver)."""
+        return next(iter(self._collection(kind).find(query).hint(hint).limit(1)), None)
+
     def all(self, kind: str) -> list[dict[str, Any]]:
         """A whole small collection (one of WHOLE_READ_KINDS), in `_id` order."""
         if kind not in WHOLE_READ_KINDS:
             raise ValueError(f"{kind} is not read whole: query it through an index")
-        return list(self._collection(kind).find().sort("_id", ASCENDING))
+        return list(self._collection(kind).find().sort("_id", ASCENDING).hint(ID_INDEX))
 
     def homes(self) -> list[dict[str, Any]]:
         """The home source of every translation, whatever its publication (callers filter)."""
-        return list(self._collection("sources").find({"node.home": True}))
+        return list(self._collection("sources").find({"node.home": True}).hint("home"))
 
     def sources_by_node_name(self, node_names: list[str]) -> list[dict[str, Any]]:
         return list(
-            self._collection("sources").find(
+            self._collection("sources")
+            .find(
                 {"node.node_name": {"$in": node_names}},
                 {"_id": 1, "locale": 1, "url": 1, "node": 1, "published_at": 1},
             )
+            .hint("node_name")
         )
 
     def publication_times_after(self, moment: Any) -> list[Any]:
@@ -203,7 +272,7 @@ class Generation:
         cursor = self._collection("sources").find(
             {"published_at": {"$gt": moment}}, {"_id": 0, "published_at": 1}
         )
-        return sorted({doc["published_at"] for doc in cursor})
+        return sorted({doc["published_at"] for doc in cursor.hint("published_at")})
 
     def sources_page(
         self,
@@ -213,38 +282,53 @@ class Generation:
         sort: list[tuple[str, int]],
         skip: int,
         limit: int,
-    ) -> tuple[list[dict[str, Any]], int]:
-        """One page of the sources matching `query` that `visibility` may see, and their total."""
+        after: tuple[Any, int] | None = None,
+        keyset: bool = False,
+    ) -> tuple[list[dict[str, Any]], int | None]:
+        """One page of the sources matching `query` that `visibility` may see, and their total.
+
+        `sort` is (published_at or node.position, _id) in one direction, the order of the `feed`
+        or `position` index. With `keyset` (a keyset cursor, app/keyset.py), the page starts after
+        `after` (the sort values of the previous page's last member; None: the first page)
+        instead of skipping `skip` members, and the total is not counted (None): a deep page
+        costs what the first costs.
+        """
         query = {**query, **source_filter(visibility)}
-        sources = self._collection("sources")
-        page = list(sources.find(query, batch_size=limit + 1).sort(sort).skip(skip).limit(limit))
-        return page, self._collection("sources").count_documents(query)
+        field = sort[0][0]
+        page_query = query
+        if after is not None:
+            nullable = field == "published_at" and visibility.preview
+            page_query = _both(query, keyset_filter(sort, after, nullable=nullable))
+        cursor = self._collection("sources").find(page_query, batch_size=limit + 1)
+        cursor = cursor.sort(sort).hint(ORDER_INDEXES[field])
+        page = list((cursor if keyset else cursor.skip(skip)).limit(limit))
+        if keyset:
+            return page, None
+        # the `feed` index bounds a count best: it decides published_at <= now too
+        return page, self._collection("sources").count_documents(query, hint="feed")
 
     def sources_by_ids(self, source_ids: list[int]) -> list[dict[str, Any]]:
         """Sources by id, whatever their publication (callers apply app.realms.may_see)."""
         if not source_ids:
             return []
-        return list(
-            self._collection("sources").find({"_id": {"$in": source_ids}}, WITHOUT_CHILDREN)
-        )
+        query = {"_id": {"$in": source_ids}}
+        return list(self._collection("sources").find(query, WITHOUT_CHILDREN).hint(ID_INDEX))
 
     def node(self, node_id: int) -> dict[str, Any] | None:
-        return self._collection("nodes").find_one({"_id": node_id})
+        return self._one("nodes", {"_id": node_id}, ID_INDEX)
 
     def tags(self, tag_ids: list[int]) -> list[dict[str, Any]]:
-        return list(self._collection("tags").find({"_id": {"$in": tag_ids}}))
+        return list(self._collection("tags").find({"_id": {"$in": tag_ids}}).hint(ID_INDEX))
 
     def document(self, document_id: int) -> dict[str, Any] | None:
-        return self._collection("documents").find_one(
-            {"_id": document_id, "private": {"$ne": True}}
-        )
+        return self._one("documents", {"_id": document_id, "private": {"$ne": True}}, ID_INDEX)
 
     def path(self, path: str) -> dict[str, Any] | None:
         """The `paths` entry of a resolvable path: a source's url or alias, or a redirection."""
-        return self._collection("paths").find_one({"_id": path})
+        return self._one("paths", {"_id": path}, ID_INDEX)
 
     def source(self, source_id: int, visibility: Visibility) -> dict[str, Any] | None:
-        return self._collection("sources").find_one({"_id": source_id, **source_filter(visibility)})
+        return self._one("sources", {"_id": source_id, **source_filter(visibility)}, ID_INDEX)
 
     def sources_of_nodes(
         self,
@@ -265,7 +349,7 @@ class Generation:
         }
         projection = LISTED if with_children else WITHOUT_CHILDREN
         cursor = self._collection("sources").find(query, projection, batch_size=len(node_ids) + 1)
-        return list(cursor)
+        return list(cursor.hint("node_locale"))
 
     def root_sources_of_types(
         self, types: list[str], locale: str, visibility: Visibility
@@ -277,7 +361,8 @@ class Generation:
             "locale": locale,
             **source_filter(visibility, listed=True),
         }
-        return list(self._collection("sources").find(query).sort("node.position", ASCENDING))
+        cursor = self._collection("sources").find(query).sort("node.position", ASCENDING)
+        return list(cursor.hint("position"))
 
     def feed(
         self,
@@ -292,8 +377,51 @@ class Generation:
     ) -> list[dict[str, Any]]:
         """Newest listed sources of a type in one translation, carrying all of `tag_ids`.
 
-        Dated after now never lists, even in preview: a feed shows what is out.
+        Dated after now never lists, even in preview: a feed shows what is out. Feeds that the
+        loader materialised (app/fixture/feeds.py) read their candidates in date order from
+        `feeds` chunks by `_id`, then the sources by `_id`: two lookups whatever the size of the
+        site (docs/performance.md, bounded feeds). Others use the `feed` index.
         """
+        denied = set(exclude_realms or ())
+        wanted: list[dict[str, Any]] = []
+        key = feed_key(node_type, locale, tag_ids, preview=visibility.preview)
+        for number in itertools.count():
+            chunk = self._one("feeds", {"_id": feed_chunk_id(key, number)}, ID_INDEX)
+            if chunk is None:
+                if number == 0:  # not materialised: a feed of a walker definition of a project
+                    return self._indexed_feed(
+                        node_type, locale, visibility, tag_ids, exclude_source, limit, denied
+                    )
+                break
+            for entry in chunk["entries"]:
+                if (
+                    entry["published_at"] <= visibility.now
+                    and entry["id"] != exclude_source
+                    and not denied.intersection(entry["realm_ids"])
+                ):
+                    wanted.append(entry)
+            if len(wanted) >= limit or not chunk["more"]:
+                break
+        wanted = wanted[:limit]
+        missing = [entry["id"] for entry in wanted if "source" not in entry]
+        found = {}
+        if missing:
+            query = {"_id": {"$in": missing}, **source_filter(visibility, listed=True)}
+            cursor = self._collection("sources").find(query, WITHOUT_CHILDREN).hint(ID_INDEX)
+            found = {source["_id"]: source for source in cursor}
+        sources = (entry.get("source") or found.get(entry["id"]) for entry in wanted)
+        return [source for source in sources if source is not None]
+
+    def _indexed_feed(
+        self,
+        node_type: str,
+        locale: str,
+        visibility: Visibility,
+        tag_ids: list[int],
+        exclude_source: int | None,
+        limit: int,
+        denied: set[int],
+    ) -> list[dict[str, Any]]:
         query: dict[str, Any] = {
             "locale": locale,
             "type": node_type,
@@ -304,7 +432,8 @@ class Generation:
             query["node.tag_ids"] = {"$all": tag_ids}
         if exclude_source is not None:
             query["_id"] = {"$ne": exclude_source}
-        if exclude_realms:
-            query["node.realm_ids"] = {"$nin": exclude_realms}
+        if denied:
+            query["node.realm_ids"] = {"$nin": sorted(denied)}
         cursor = self._collection("sources").find(query, WITHOUT_CHILDREN, batch_size=limit + 1)
-        return list(cursor.sort([("published_at", DESCENDING), ("_id", DESCENDING)]).limit(limit))
+        cursor = cursor.sort([("published_at", DESCENDING), ("_id", DESCENDING)]).hint("feed")
+        return list(cursor.limit(limit))

@@ -74,6 +74,12 @@ TAGS = {"type": "string", "pattern": r"^[a-z0-9][a-z0-9._-]*(,[a-z0-9][a-z0-9._-
                 "Page number, from 1",
             ),
             (
+                "cursor",
+                {"type": "string", "pattern": "^[A-Za-z0-9_-]{0,200}$"},
+                "Keyset cursor: empty for the first page, then the one of hydra:next; pages "
+                "then cost the same at any depth and carry no hydra:totalItems",
+            ),
+            (
                 "itemsPerPage",
                 {"type": "integer", "minimum": 1, "maximum": 100},
                 "1 to 100 (default 30)",
