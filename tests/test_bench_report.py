@@ -57,3 +57,35 @@ def test_the_scale_target_is_not_measured_below_100k():
         "not measured (largest size 2k): see docs/performance.md",
     )
     assert "----  p50 100k / 1k: every endpoint" in report.render_targets(report.targets(results))
+
+
+def test_queries_are_described_by_shape_sort_limit_and_hint():
+    from bench.queries import describe
+
+    find = {"find": "sources_v3", "filter": {"node_id": {"$in": [1, 2]}, "locale": "en",
+            "published_at": {"$lte": 0}}, "sort": {"published_at": -1, "_id": -1}, "limit": 4,
+            "hint": "node_locale"}  # fmt: skip
+    assert describe(find) == (
+        "sources.find {node_id $in, locale =, published_at $lte} sort published_at:-1,_id:-1 "
+        "limit 4 hint node_locale"
+    )
+    count = {"aggregate": "sources_v3", "pipeline": [{"$match": {"type": "Article"}},
+             {"$group": {"_id": 1, "n": {"$sum": 1}}}], "hint": "feed"}  # fmt: skip
+    assert describe(count) == "sources.count {type =} hint feed"
+    assert describe({"find": "paths_v3", "filter": {"_id": "/"}}) == "paths.find {_id =} hint -"
+
+
+def test_the_query_table_shows_each_query_per_size():
+    from bench.queries import timings
+
+    def run(us: int) -> list[dict]:
+        return [{"command": {"find": "paths_v1", "filter": {"_id": "/"}, "hint": "_id_"}, "us": us}]
+
+    results = {"sizes": {}}
+    for label_, times in (("1000", (900, 1000, 5000)), ("10000", (2000, 2100, 2200))):
+        data = size(P50, 1500.0, COMMANDS)
+        data["commands"]["cold"]["home"]["queries"] = timings([run(t) for t in times])
+        results["sizes"][label_] = data
+    lines = report.queries_table(results)
+    query = "paths.find {_id =} hint _id_"
+    assert lines[3] == f"{'home':<15} | {query:<100} | {'1.00':>9} | {'2.10':>9}"
