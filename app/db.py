@@ -5,11 +5,11 @@ from __future__ import annotations
 import sys
 
 import click
-import mongomock
 import pymongo
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
+from app.embedded import embedded_database
 from app.fixture.load import FixtureError, load_site, read_fixture
 from app.store import Store
 
@@ -30,8 +30,7 @@ def connect(app: Flask) -> Store:
             event_listeners=app.config.get("MONGODB_EVENT_LISTENERS") or [],
         )
         return Store(client[app.config["MONGODB_DB"]])
-    client = mongomock.MongoClient(tz_aware=True)
-    store = Store(client[app.config["MONGODB_DB"]])
+    store = Store(embedded_database(app.config["MONGODB_DB"]))
     fixture = app.config["SITE_FIXTURE"]
     try:
         report = load_site(store, read_fixture(fixture))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 _WORD_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -21,6 +22,7 @@ def slug(text: str) -> str:
     return _NON_ALNUM.sub("_", text.lower()).strip("_")
 
 
+@functools.cache  # a few type names, asked for every item of every response
 def plural(type_name: str) -> str:
     """Collection name of a node type: `BlogPost` -> `blog_posts`, `Gallery` -> `galleries`."""
     snake = _WORD_BOUNDARY.sub("_", type_name).lower()

@@ -157,7 +157,8 @@ def _resource_schemas(site: SiteModel, schemas: SchemaRegistry, converter: Any) 
             "@type": {"const": "hydra:PartialCollectionView"},
             **{f"hydra:{k}": {"type": "string"} for k in ("first", "last", "previous", "next")},
         },
-        "required": ["@id", "@type", "hydra:first", "hydra:last"],
+        # keyset pages (`cursor`) have no last page and no total (app/keyset.py)
+        "required": ["@id", "@type", "hydra:first"],
         "additionalProperties": False,
     }
     out["NodeSourceCollection"] = _object({
@@ -168,6 +169,7 @@ def _resource_schemas(site: SiteModel, schemas: SchemaRegistry, converter: Any) 
         "hydra:member": {"type": "array", "items": member},
         "hydra:view": view,
     })  # fmt: skip
+    out["NodeSourceCollection"]["required"].remove("hydra:totalItems")
     home = _one_of([f"{n}CommonContentItem" for n in names])
     home["oneOf"].append({"type": "null"})
     out["CommonContent"] = _object({
