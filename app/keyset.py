@@ -18,8 +18,10 @@ from typing import Any
 
 from app.errors import BadRequest
 
-TOKEN = re.compile(r"[A-Za-z0-9_-]{0,200}")
+TOKEN_PATTERN = r"^[A-Za-z0-9_-]{0,200}$"
+TOKEN = re.compile(TOKEN_PATTERN)
 MESSAGE = "cursor must be empty or the cursor of a hydra:next link of this collection's order"
+COMBINED_MESSAGE = "page and cursor cannot be combined: follow hydra:next"
 
 
 def encode(field: str, member: dict[str, Any]) -> str:
@@ -33,7 +35,7 @@ def encode(field: str, member: dict[str, Any]) -> str:
 
 def decode(token: str, field: str) -> tuple[Any, int] | None:
     """(sort value, _id) after which the page starts; None for the empty token (first page)."""
-    if not TOKEN.fullmatch(token):
+    if not TOKEN.match(token):
         raise BadRequest(MESSAGE)
     if token == "":
         return None

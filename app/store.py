@@ -90,6 +90,10 @@ LISTED = {"alternates": 0, "url_aliases": 0, "node.ancestors": 0}
 WITHOUT_CHILDREN = {**LISTED, "node.children": 0}
 
 
+# Orders of collection entry points: the API's name -> the stored field.
+COLLECTION_ORDERS = {"publishedAt": "published_at", "position": "node.position"}
+DIRECTIONS = {"asc": ASCENDING, "desc": DESCENDING}
+
 # The index MongoDB builds on `_id` of every collection (lookups by id, small kinds read whole).
 ID_INDEX = "_id_"
 # The index of `sources` that yields each collection order (sources_page).
@@ -274,26 +278,40 @@ class Generation:
         )
         return sorted({doc["published_at"] for doc in cursor.hint("published_at")})
 
-    def sources_page(
+    def collection_page(
         self,
-        query: dict[str, Any],
-        visibility: Visibility,
         *,
-        sort: list[tuple[str, int]],
+        node_type: str,
+        locale: str,
+        visibility: Visibility,
+        exclude_realms: list[int],
+        tag_ids: list[int],
+        visible: bool | None,
+        order: list[tuple[str, str]],
         skip: int,
         limit: int,
         after: tuple[Any, int] | None = None,
         keyset: bool = False,
     ) -> tuple[list[dict[str, Any]], int | None]:
-        """One page of the sources matching `query` that `visibility` may see, and their total.
+        """One page of the sources of a type in one translation that `visibility` may see, and
+        their total: outside `exclude_realms`, carrying all of `tag_ids`, of nodes whose
+        visibility is `visible` (None: any); ordered by `order` (COLLECTION_ORDERS keys), the
+        order of the `feed` or `position` index.
 
-        `sort` is (published_at or node.position, _id) in one direction, the order of the `feed`
-        or `position` index. With `keyset` (a keyset cursor, app/keyset.py), the page starts after
-        `after` (the sort values of the previous page's last member; None: the first page)
-        instead of skipping `skip` members, and the total is not counted (None): a deep page
-        costs what the first costs.
-        """
-        query = {**query, **source_filter(visibility)}
+        With `keyset` (a keyset cursor, app/keyset.py), the page starts after `after` (the sort
+        values of the previous page's last member; None: the first page) instead of skipping
+        `skip` members, and the total is not counted (None): a deep page costs what the first
+        costs."""
+        query: dict[str, Any] = {"type": node_type, "locale": locale, **source_filter(visibility)}
+        if exclude_realms:
+            query["node.realm_ids"] = {"$nin": exclude_realms}
+        if tag_ids:
+            # Ids, not `node.tags.slug`: FerretDB does not match $all through arrays of documents.
+            query["node.tag_ids"] = {"$all": tag_ids}
+        if visible is not None:
+            query["node.visible"] = visible
+        sort = [(COLLECTION_ORDERS[key], DIRECTIONS[direction]) for key, direction in order]
+        sort.append(("_id", sort[-1][1]))  # ties: _id in the direction of the last key (indexes)
         field = sort[0][0]
         page_query = query
         if after is not None:

@@ -75,16 +75,17 @@ def test_a_generation_reads_the_same_on_both(databases):
     for database in (indexed, plain):
         store = Store(database)
         generation = store.generation(store.live()["version"])
-        visibility = Visibility.public(NOW)
+        visibility = Visibility(now=NOW)
         reads.append(
             [
                 generation.homes(),
                 generation.sources_of_nodes([11, 19, 26, 31], "en", visibility),
                 generation.feed(node_type="Article", locale="en", visibility=visibility,
                                 tag_ids=[1], exclude_source=None, limit=3),
-                generation.sources_page({"type": "Article", "locale": "en"}, visibility,
-                                        sort=[("node.position", -1), ("_id", -1)], skip=2,
-                                        limit=3),
+                generation.collection_page(node_type="Article", locale="en",
+                                           visibility=visibility, exclude_realms=[1],
+                                           tag_ids=[1], visible=None,
+                                           order=[("position", "desc")], skip=1, limit=3),
             ]
         )  # fmt: skip
     assert reads[0] == reads[1]

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -115,7 +115,7 @@ def test_feeds_are_materialised_newest_first_per_visibility_class(small_chunks):
 
 def test_a_feed_no_block_asks_for_uses_the_feed_index(small_chunks):
     store, generation = small_chunks
-    visibility = Visibility.public()
+    visibility = Visibility(now=datetime.now(UTC))
     assert chunks_of(store, generation, feed_key("Article", "en", [3], preview=False)) == 0
     before = store.commands
     got = generation.feed(node_type="Article", locale="en", visibility=visibility, tag_ids=[3],
@@ -135,13 +135,13 @@ def test_a_usual_feed_is_one_read_and_skipped_entries_cost_one_more(make_app):
         store = get_store()
         generation = store.generation(store.live()["version"])
         before = store.commands
-        public = Visibility.public()
+        public = Visibility(now=datetime.now(UTC))
         newest = generation.feed(node_type="Article", locale="en", tag_ids=[],
                                  visibility=public, exclude_source=None, limit=4)  # fmt: skip
         assert store.commands - before == 1
         assert [s["_id"] for s in newest] == [2701, 2601, 2501, 2401]
         # in early 2024 the 8 embedded entries are all in the future: one read by _id more
-        early = Visibility.public(now=datetime.fromisoformat("2024-03-03T00:00:00+00:00"))
+        early = Visibility(now=datetime.fromisoformat("2024-03-03T00:00:00+00:00"))
         before = store.commands
         got = generation.feed(node_type="Article", locale="en", tag_ids=[], visibility=early,
                               exclude_source=None, limit=4)  # fmt: skip

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Any
 
-from flask import Response, current_app, request
+from flask import Response, request
 from flask_smorest import Blueprint
 
 from app import resources
-from app.context import RequestContext
-from app.http import cached, send
-from app.requests import request_context
-from app.resources import Reply
+from app.api.arguments import CollectionQuerySchema, LocaleQuery, Query, QueryParser
+from app.api.caching import respond
+from app.api.redact import public_args
+from app.resources import CollectionQuery
 
 # Ids are BSON int64: a larger number matches no route (404) instead of reaching the driver.
 ID = "int(max=9223372036854775807)"
@@ -22,94 +22,51 @@ blp = Blueprint(
     url_prefix="/api",
     description="Entry points of the resources the WebResponse links to by @id.",
 )
-
-
-def _reply(build: Callable[[RequestContext], Reply]) -> Response:
-    """Every entry point: the response cache for anonymous requests, then `build`; replies
-    covered by a realm are never stored."""
-    context = request_context()
-    key, hit = cached(context, language=False)
-    if hit is not None:
-        return hit
-    reply = build(context)
-    ttl = reply.ttl_minutes
-    s_maxage = ttl * 60 if ttl else int(current_app.config["DEFAULT_S_MAXAGE"])
-    locale = reply.locale or context.site.default_translation.locale
-    return send(reply.body, context, locale=locale, s_maxage=s_maxage, source=reply.source,
-                cache_key=None if reply.protected else key)  # fmt: skip
+blp.ARGUMENTS_PARSER = QueryParser()
 
 
 @blp.route(f"/<string:plural>/<{ID}:source_id>")
+@blp.arguments(Query, location="query")
 @blp.doc(summary="A node source of a reachable node type, by id", operationId="source_get")
-def source_get(plural: str, source_id: int) -> Response:
-    return _reply(lambda context: resources.source_item(context, plural, source_id))
-
-
-# Schemas of the collection parameters, as app.resources.parse_collection accepts them.
-ORDER = {"type": "string", "enum": ["asc", "desc"]}
-TAGS = {"type": "string", "pattern": r"^[a-z0-9][a-z0-9._-]*(,[a-z0-9][a-z0-9._-]*)*$"}
+def source_get(query: dict[str, Any], plural: str, source_id: int) -> Response:
+    return respond(lambda context: resources.source_item(context, plural, source_id))
 
 
 @blp.route("/<string:plural>")
+@blp.arguments(CollectionQuerySchema, location="query")
 @blp.doc(
     summary="Node sources of a reachable node type (hydra:Collection)",
     operationId="source_collection",
-    parameters=[
-        {
-            "name": n,
-            "in": "query",
-            "required": False,
-            "schema": schema,
-            "description": d,
-        }
-        for n, schema, d in (
-            ("_locale", {"type": "string"}, "Translation (default: the default translation)"),
-            ("tags", TAGS, "Comma-separated tag slugs; items must carry all of them"),
-            ("node.visible", {"type": "string", "enum": ["true", "false"]}, "true or false"),
-            ("order[publishedAt]", ORDER, "asc or desc (default desc)"),
-            ("order[position]", ORDER, "asc or desc"),
-            (
-                "page",
-                {"type": "integer", "minimum": 1, "maximum": 1_000_000},
-                "Page number, from 1",
-            ),
-            (
-                "cursor",
-                {"type": "string", "pattern": "^[A-Za-z0-9_-]{0,200}$"},
-                "Keyset cursor: empty for the first page, then the one of hydra:next; pages "
-                "then cost the same at any depth and carry no hydra:totalItems",
-            ),
-            (
-                "itemsPerPage",
-                {"type": "integer", "minimum": 1, "maximum": 100},
-                "1 to 100 (default 30)",
-            ),
-        )
-    ],
 )
-def source_collection(plural: str) -> Response:
-    return _reply(lambda c: resources.source_collection(c, plural, request.path, request.args))
+def source_collection(query: CollectionQuery, plural: str) -> Response:
+    path, args = request.path, public_args()
+    return respond(lambda c: resources.source_collection(c, plural, query, path, args))
 
 
 @blp.route(f"/nodes/<{ID}:node_id>")
+@blp.arguments(LocaleQuery, location="query")
 @blp.doc(summary="A node, by id", operationId="node_get")
-def node_get(node_id: int) -> Response:
-    return _reply(lambda context: resources.node_item(context, node_id, request.args))
+def node_get(query: dict[str, Any], node_id: int) -> Response:
+    return respond(lambda context: resources.node_item(context, node_id, query.get("locale")))
 
 
 @blp.route(f"/documents/<{ID}:document_id>")
+@blp.arguments(LocaleQuery, location="query")
 @blp.doc(summary="A public document, by id", operationId="document_get")
-def document_get(document_id: int) -> Response:
-    return _reply(lambda context: resources.document_item(context, document_id, request.args))
+def document_get(query: dict[str, Any], document_id: int) -> Response:
+    locale = query.get("locale")
+    return respond(lambda context: resources.document_item(context, document_id, locale))
 
 
 @blp.route(f"/tags/<{ID}:tag_id>")
+@blp.arguments(LocaleQuery, location="query")
 @blp.doc(summary="A tag, by id", operationId="tag_get")
-def tag_get(tag_id: int) -> Response:
-    return _reply(lambda context: resources.tag_item(context, tag_id, request.args))
+def tag_get(query: dict[str, Any], tag_id: int) -> Response:
+    return respond(lambda context: resources.tag_item(context, tag_id, query.get("locale")))
 
 
 @blp.route(f"/realms/<{ID}:realm_id>")
+@blp.arguments(Query, location="query")
 @blp.doc(summary="A realm (public description), by id", operationId="realm_get")
-def realm_get(realm_id: int) -> Response:
-    return _reply(lambda context: resources.realm_item(context, realm_id))
+def realm_get(query: dict[str, Any], realm_id: int) -> Response:
+    return respond(lambda context: resources.realm_item(context, realm_id))
