@@ -9,7 +9,7 @@ import pymongo
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
-from app.embedded import embedded_database
+from app.embedded import embedded_database, warn_if_too_large
 from app.fixture.load import FixtureError, load_site, read_fixture
 from app.store import Store
 
@@ -37,6 +37,7 @@ def connect(app: Flask) -> Store:
     except FixtureError as error:
         raise RuntimeError(f"{fixture}: {error.report()}") from error
     app.logger.info("embedded store: %s", report.summary())
+    warn_if_too_large(app.logger, report.counts.get("sources", 0))
     return store
 
 

@@ -16,6 +16,7 @@ so callers still get documents of their own.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Hashable, Iterable, Iterator
 from typing import Any
@@ -26,8 +27,22 @@ from mongomock.filtering import filter_applies
 
 from app.store import INDEXES
 
+# Source documents (all translations, blocks included) up to which the embedded store is meant:
+# above, start-up takes long and every worker holds its own copy (docs/performance.md).
+SOURCE_LIMIT = 15_000
+LIMIT_WARNING = (
+    "the embedded store holds %d source documents, more than the %d it is meant for: start-up "
+    "is slow and every worker keeps its own copy in memory; set MONGODB_URI to serve this site "
+    "from MongoDB (see docs/performance.md)"
+)
+
 GENERATION_COLLECTION = re.compile(r"(?P<kind>[a-z_]+)_v[0-9]+")
 SCALARS = (str, int, float, bool, type(None))
+
+
+def warn_if_too_large(logger: logging.Logger, sources: int) -> None:
+    if sources > SOURCE_LIMIT:
+        logger.warning(LIMIT_WARNING, sources, SOURCE_LIMIT)
 
 
 def embedded_database(name: str) -> mongomock.Database:

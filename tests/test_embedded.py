@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import logging
 from datetime import UTC, datetime
 
 import mongomock
 import pytest
 
+from app import create_app, embedded
 from app.embedded import IndexedCollection, embedded_database
 from app.fixture.load import load_site
 from app.publication import Visibility
 from app.store import LISTED, WITHOUT_CHILDREN, Store
-from tests.conftest import demo_site
+from tests.conftest import JWT_SECRET, demo_site
 
 NOW = datetime(2025, 1, 1, tzinfo=UTC)
 PUBLIC = {"node.status": {"$in": ["published"]}, "published_at": {"$lte": NOW}}
@@ -94,3 +97,31 @@ def test_a_generation_reads_the_same_on_both(databases):
 def test_other_collections_are_plain_mongomock(databases):
     indexed, _ = databases
     assert type(indexed["site"]) is mongomock.Collection
+
+
+def serve_embedded(tmp_path):
+    fixture = tmp_path / "site.json"
+    fixture.write_text(json.dumps(demo_site()), encoding="utf-8")
+    return create_app({"MONGODB_URI": None, "SITE_FIXTURE": str(fixture), "JWT_SECRET": JWT_SECRET})
+
+
+def test_start_up_warns_above_the_size_the_embedded_store_is_meant_for(
+    tmp_path, monkeypatch, caplog
+):
+    sources = load_site(Store(embedded_database("count")), demo_site()).counts["sources"]
+    monkeypatch.setattr(embedded, "SOURCE_LIMIT", sources - 1)
+    with caplog.at_level(logging.WARNING):
+        serve_embedded(tmp_path)
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert warnings == [
+        f"the embedded store holds {sources} source documents, more than the {sources - 1} it is "
+        "meant for: start-up "
+        "is slow and every worker keeps its own copy in memory; set MONGODB_URI to serve this "
+        "site from MongoDB (see docs/performance.md)"
+    ]
+
+
+def test_no_warning_up_to_the_limit(tmp_path, caplog):
+    with caplog.at_level(logging.WARNING):
+        serve_embedded(tmp_path)
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
