@@ -397,8 +397,9 @@ class Generation:
 
         Dated after now never lists, even in preview: a feed shows what is out. Feeds that the
         loader materialised (app/fixture/feeds.py) read their candidates in date order from
-        `feeds` chunks by `_id`, then the sources by `_id`: two lookups whatever the size of the
-        site (docs/performance.md, bounded feeds). Others use the `feed` index.
+        `feeds` chunks by `_id` (the first entries embed their source; others are read by `_id`):
+        one lookup usually, whatever the size of the site (docs/performance.md, bounded feeds).
+        Others use the `feed` index.
         """
         denied = set(exclude_realms or ())
         wanted: list[dict[str, Any]] = []

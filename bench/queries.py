@@ -43,7 +43,8 @@ def _condition(value: Any) -> str:
 
 
 def describe(command: dict[str, Any]) -> str:
-    """`sources.find {locale =, node_id $in} sort published_at,_id hint feed`: the shape only."""
+    """`sources.find[feed] {locale =, node_id $in} sort published_at:-1,_id:-1`: the shape only,
+    with the index the query names (`-` when none)."""
     name = next(iter(command))
     collection = str(command[name]).rsplit("_v", 1)[0]
     if name == "aggregate":  # count_documents: $match then $group
@@ -52,12 +53,13 @@ def describe(command: dict[str, Any]) -> str:
     else:
         filter_ = command.get("filter") or command.get("query") or {}
     shape = ", ".join(f"{k} {_condition(v)}" for k, v in filter_.items())
-    text = f"{collection}.{'count' if name == 'aggregate' else name} {{{shape}}}"
+    method = "count" if name == "aggregate" else name
+    text = f"{collection}.{method}[{command.get('hint', '-')}] {{{shape}}}"
     if command.get("sort"):
         text += " sort " + ",".join(f"{k}:{v}" for k, v in command["sort"].items())
     if command.get("limit"):
         text += f" limit {command['limit']}"
-    return text + f" hint {command.get('hint', '-')}"
+    return text
 
 
 def timings(samples: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
@@ -87,7 +89,17 @@ def explain(db: Any, command: dict[str, Any]) -> dict[str, Any]:
 def render_explain(plan: dict[str, Any], lines: int = 60) -> str:
     """The interesting part of an explain, at most `lines` lines."""
     keep = {k: plan[k] for k in ("queryPlanner", "executionStats", "command") if k in plan}
-    text = json.dumps(keep or plan, indent=1, default=str).splitlines()
+    text = json.dumps(_short(keep or plan), indent=1, default=str).splitlines()
     if len(text) > lines:
         text = [*text[:lines], f"... ({len(text) - lines} more lines)"]
     return "\n".join(text)
+
+
+def _short(value: Any) -> Any:
+    """`value` with long lists cut to their first 5 items (the `$in` of a walker level)."""
+    if isinstance(value, dict):
+        return {k: _short(v) for k, v in value.items()}
+    if isinstance(value, list):
+        items = [_short(v) for v in value[:5]]
+        return items + [f"... {len(value) - 5} more"] if len(value) > 5 else items
+    return value
