@@ -20,12 +20,17 @@ from app.site import NodeType
 from app.store import COLLECTION_ORDERS
 from app.summaries import document_summary, tag_summary
 from app.web_response import ItemDumper
-from schemas.fields import document_dumper, node_schema, tag_schema
+from schemas.shapes import (
+    DocumentResourceSchema,
+    NodeResourceSchema,
+    NodeSourceCollectionSchema,
+    RealmResourceSchema,
+    TagResourceSchema,
+)
 
 ITEMS_PER_PAGE = 30
 MAX_ITEMS_PER_PAGE = 100
 MAX_PAGE = 1_000_000
-DISPLAY = frozenset({"document_display", "tag_base", "tag_parent"})
 
 
 def reachable_type(context: RequestContext, plural: str) -> NodeType:
@@ -107,14 +112,15 @@ def source_collection(
         view["hydra:previous"] = _page_iri(path, args, parsed.page - 1)
     if parsed.page < last:
         view["hydra:next"] = _page_iri(path, args, parsed.page + 1)
-    body = {
-        "@context": context_iri(node_type.name),
-        "@id": path,
-        "@type": "hydra:Collection",
-        "hydra:totalItems": total,
-        "hydra:member": [dump(s) for s in members],
-        "hydra:view": view,
-    }
+    body = NodeSourceCollectionSchema().dump(
+        {
+            "@context": context_iri(node_type.name),
+            "@id": path,
+            "hydra:totalItems": total,
+            "hydra:member": [dump(s) for s in members],
+            "hydra:view": view,
+        }
+    )
     return Reply(body, translation.locale)
 
 
@@ -174,11 +180,10 @@ def node_item(context: RequestContext, node_id: int, locale: str | None) -> Repl
     tags = [
         tag_summary(t | {"id": t["_id"]}, locale, default) for t in generation.tags(node["tag_ids"])
     ]
-    shown = node_schema(DISPLAY, with_position=True)().dump(
-        {"id": node["_id"], "visible": node["visible"], "position": node["position"], "tags": tags}
-    )
-    body = {"@context": context_iri("Node"), **shown, "nodeName": node["node_name"],
-            "nodeType": node["type"]}  # fmt: skip
+    body = NodeResourceSchema().dump(
+        {"id": node["_id"], "visible": node["visible"], "position": node["position"], "tags": tags,
+         "nodeName": node["node_name"], "nodeType": node["type"]}
+    )  # fmt: skip
     return Reply(body, locale, protected=bool(node["realm_ids"]))
 
 
@@ -188,8 +193,7 @@ def document_item(context: RequestContext, document_id: int, locale: str | None)
         raise NotFound(f"No document {document_id}")
     locale = _locale(context, locale)
     summary = document_summary(document | {"id": document["_id"]}, locale)
-    return Reply({"@context": context_iri("Document"), **document_dumper(DISPLAY).dump(summary)},
-                 locale)  # fmt: skip
+    return Reply(DocumentResourceSchema().dump(summary), locale)
 
 
 def tag_item(context: RequestContext, tag_id: int, locale: str | None) -> Reply:
@@ -199,12 +203,12 @@ def tag_item(context: RequestContext, tag_id: int, locale: str | None) -> Reply:
     default = context.site.default_translation.locale
     locale = _locale(context, locale)
     summary = tag_summary(found[0] | {"id": tag_id}, locale, default)
-    return Reply({"@context": context_iri("Tag"), **tag_schema(DISPLAY)().dump(summary)}, locale)
+    return Reply(TagResourceSchema().dump(summary), locale)
 
 
 def realm_item(context: RequestContext, realm_id: int) -> Reply:
     realm = context.site.realms.get(realm_id)
     if realm is None:
         raise NotFound(f"No realm {realm_id}")
-    body = {"@context": context_iri("Realm"), **realm_view(realm)}
+    body = RealmResourceSchema().dump(realm_view(realm))
     return Reply(body, context.site.default_translation.locale)

@@ -6,11 +6,12 @@ from typing import Any
 
 from flask import Response, request
 from flask_smorest import Blueprint
+from werkzeug.datastructures import MultiDict
 
 from app import resources
 from app.api.arguments import CollectionQuerySchema, LocaleQuery, Query, QueryParser
 from app.api.caching import respond
-from app.api.redact import public_args
+from app.api.redact import canonical_pairs
 from app.resources import CollectionQuery
 
 # Ids are BSON int64: a larger number matches no route (404) instead of reaching the driver.
@@ -39,7 +40,8 @@ def source_get(query: dict[str, Any], plural: str, source_id: int) -> Response:
     operationId="source_collection",
 )
 def source_collection(query: CollectionQuery, plural: str) -> Response:
-    path, args = request.path, public_args()
+    # canonical order: two spellings of one query are one cache entry with the same hydra links
+    path, args = request.path, MultiDict(canonical_pairs(request.args))
     return respond(lambda c: resources.source_collection(c, plural, query, path, args))
 
 
