@@ -16,6 +16,7 @@ so callers still get documents of their own.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Hashable, Iterable, Iterator
@@ -61,15 +62,16 @@ class IndexedDatabase(mongomock.Database):
         return collection
 
 
-def _prefixes(kind: str) -> list[tuple[str, ...]]:
-    """Equality prefixes of the kind's indexes, longest first."""
+@functools.cache
+def _prefixes(kind: str) -> tuple[tuple[str, ...], ...]:
+    """`_id`, then the equality prefixes of the kind's indexes, longest first."""
     found = {
         tuple(key for key, _ in keys[:length])
         for _, keys, _ in INDEXES.get(kind, [])
         for length in range(1, len(keys) + 1)
         if keys[length - 1][0] != "_id"
     }
-    return sorted(found, key=len, reverse=True)
+    return (("_id",), *sorted(found, key=len, reverse=True))
 
 
 def _values(condition: Any) -> list[Hashable] | None:
@@ -125,7 +127,7 @@ class IndexedCollection(mongomock.Collection):
 
     def _candidates(self, filter_: dict[str, Any]) -> Iterable[dict[str, Any]] | None:
         kind = GENERATION_COLLECTION.fullmatch(self.name)["kind"]
-        for fields in (("_id",), *_prefixes(kind)):
+        for fields in _prefixes(kind):
             accepted = [_values(filter_[f]) if f in filter_ else None for f in fields]
             if any(values is None for values in accepted):
                 continue
