@@ -8,11 +8,12 @@ MongoDB's planner would, which index serves it.
 from __future__ import annotations
 
 import inspect
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from app.auth import mint_token
+from app.publication import Visibility
 from app.store import INDEXES, WHOLE_READ_KINDS, Generation
 from tests.conftest import JWT_SECRET
 from tests.helpers import iris
@@ -169,6 +170,23 @@ def test_every_query_names_the_index_that_serves_it(crawl):
         if query.hint != (expected := serving_index(query, indexes_of(query.kind)))
     }
     assert sorted(wrong) == []
+
+
+def test_a_feed_that_was_not_materialised_names_the_feed_index(store, monkeypatch):
+    """The crawl reads only materialised feeds; a project's feed falls back to the `feed` index."""
+    log: list[Query] = []
+    original = Generation._collection
+    monkeypatch.setattr(
+        Generation,
+        "_collection",
+        lambda self, kind: RecordedCollection(kind, original(self, kind), log),
+    )
+    generation = store.generation(store.live()["version"])
+    visibility = Visibility(now=datetime.now(UTC))
+    generation.feed(node_type="Article", locale="en", visibility=visibility, tag_ids=[3],
+                    exclude_source=2101, limit=2, exclude_realms=[1])  # fmt: skip
+    assert [(q.kind, q.hint) for q in log] == [("feeds", "_id_"), ("sources", "feed")]
+    assert [serving_index(q, indexes_of(q.kind)) for q in log] == ["_id_", "feed"]
 
 
 def test_a_query_without_its_hint_fails_the_check():
