@@ -20,6 +20,7 @@ from app.site import NodeType
 from app.store import COLLECTION_ORDERS
 from app.summaries import document_summary, tag_summary
 from app.web_response import ItemDumper
+from schemas import shared
 from schemas.shapes import (
     DocumentResourceSchema,
     NodeResourceSchema,
@@ -96,8 +97,10 @@ def source_collection(
     }
     dump = ItemDumper(context, frozenset(node_type.operation_groups()))
     if parsed.cursor is not None:
-        body = _cursor_page(context, criteria, parsed, path, args, dump)
-        return Reply({"@context": context_iri(node_type.name), **body}, translation.locale)
+        page = _cursor_page(context, criteria, parsed, path, args, dump)
+        page["@context"] = context_iri(node_type.name)
+        body = shared(NodeSourceCollectionSchema).dump(page)
+        return Reply(body, translation.locale)
     members, total = context.site.generation.collection_page(
         **criteria, skip=(parsed.page - 1) * parsed.per_page, limit=parsed.per_page
     )
@@ -112,7 +115,7 @@ def source_collection(
         view["hydra:previous"] = _page_iri(path, args, parsed.page - 1)
     if parsed.page < last:
         view["hydra:next"] = _page_iri(path, args, parsed.page + 1)
-    body = NodeSourceCollectionSchema().dump(
+    body = shared(NodeSourceCollectionSchema).dump(
         {
             "@context": context_iri(node_type.name),
             "@id": path,
@@ -150,12 +153,7 @@ def _cursor_page(
     if len(members) > parsed.per_page:
         members = members[: parsed.per_page]
         view["hydra:next"] = _page_iri(path, args, keyset.encode(field, members[-1]), "cursor")
-    return {
-        "@id": path,
-        "@type": "hydra:Collection",
-        "hydra:member": [dump(s) for s in members],
-        "hydra:view": view,
-    }
+    return {"@id": path, "hydra:member": [dump(s) for s in members], "hydra:view": view}
 
 
 def _locale(context: RequestContext, locale: str | None) -> str:
