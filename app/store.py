@@ -14,7 +14,7 @@ from typing import Any
 from pymongo import ASCENDING, DESCENDING
 from pymongo.database import Database
 
-from app.publication import Visibility, source_filter
+from app.publication import PREVIEW_STATUSES, Visibility, source_filter
 
 SITE = "site"
 LIVE_ID = "live"
@@ -259,6 +259,8 @@ class Generation:
         self.store = store
         self.version = version
         self._db = store.db
+        # Root sources of (types, locale), in position order (root_sources_of_types).
+        self._root_ids: dict[tuple[tuple[str, ...], str], list[int]] = {}
 
     def _collection(self, kind: str):
         self.store.commands += 1
@@ -390,14 +392,31 @@ class Generation:
         self, types: list[str], locale: str, visibility: Visibility
     ) -> list[dict[str, Any]]:
         """Listed sources of root nodes of the given types (menus and footers of common content)."""
-        query = {
-            "node.parent": None,
-            "type": {"$in": types},
-            "locale": locale,
-            **source_filter(visibility, listed=True),
-        }
-        cursor = self._collection("sources").find(query).sort("node.position", ASCENDING)
-        return list(cursor.hint("position"))
+        """Listed sources of root nodes of the given types (menus and footers of common content).
+
+        They are few and fixed per generation, but the `position` query that finds them reads
+        every entry of the translation's (type, status) range on engines that cannot bound an
+        `$in` on the index's second key (DocumentDB: 1.5 ms at 1k sources, 28 ms at 100k). So
+        their ids, in position order, are read once per generation object (the site model holds
+        it for the process), and each request reads them by `_id` with its publication filter.
+        """
+        key = (tuple(types), locale)
+        ids = self._root_ids.get(key)
+        if ids is None:
+            query = {
+                "node.parent": None,
+                "type": {"$in": types},
+                "locale": locale,
+                "node.status": {"$in": list(PREVIEW_STATUSES)},  # every status a request may see
+            }
+            cursor = self._collection("sources").find(query, {"_id": 1})
+            cursor = cursor.sort("node.position", ASCENDING).hint("position")
+            ids = self._root_ids[key] = [doc["_id"] for doc in cursor]
+        if not ids:
+            return []
+        query = {"_id": {"$in": ids}, **source_filter(visibility, listed=True)}
+        found = {s["_id"]: s for s in self._collection("sources").find(query).hint(ID_INDEX)}
+        return [found[i] for i in ids if i in found]
 
     def feed(
         self,
