@@ -9,7 +9,13 @@ from urllib.parse import urlencode
 from werkzeug.datastructures import MultiDict
 
 from app import keyset
-from app.audience import addressable_source, denied_realm_ids, may_see, shown_alternates
+from app.audience import (
+    addressable_source,
+    denied_realm_ids,
+    may_see,
+    shown_alternates,
+    withheld,
+)
 from app.errors import NotFound
 from app.locale import resolve_translation
 from app.naming import collection_iri, context_iri
@@ -89,7 +95,7 @@ def source_collection(
         "node_type": node_type.name,
         "locale": translation.locale,
         "visibility": context.visibility,
-        "exclude_realms": denied_realm_ids(context),
+        "exclude_realms": denied_realm_ids(context, check_passwords=True),
         # An unknown slug becomes id 0, which no tag has: nothing matches, as it should.
         "tag_ids": [context.site.tag_ids.get(t, 0) for t in parsed.tags],
         "visible": parsed.visible,
@@ -170,7 +176,8 @@ def node_item(context: RequestContext, node_id: int, locale: str | None) -> Repl
     generation = context.site.generation
     node = generation.node(node_id)
     sources = generation.sources_by_ids(list(node["sources"].values())) if node else []
-    if not any(may_see(s, context) for s in sources):
+    # withheld: a block hidden by a hide_blocks realm is not shown by its node either
+    if not any(may_see(s, context) and not withheld(s, context) for s in sources):
         raise NotFound(f"No node {node_id}")
     decide(sources[0], context)  # a deny realm covers the node, hence all its sources
     locale = _locale(context, locale)
