@@ -26,7 +26,7 @@ import mongomock
 from mongomock import filtering
 from mongomock.filtering import filter_applies
 
-from app.store import INDEXES
+from app.query_plan import INDEXES
 
 # Source documents (all translations, blocks included) up to which the embedded store is meant:
 # above, start-up takes long and every worker holds its own copy (docs/performance.md).

@@ -11,7 +11,7 @@ import pytest
 from app.db import get_store
 from app.fixture import feeds
 from app.publication import Visibility
-from app.store import feed_chunk_id, feed_key
+from app.query_plan import feed_chunk_id, feed_key
 from tests.conftest import demo_site
 from tests.helpers import node
 

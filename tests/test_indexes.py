@@ -14,7 +14,8 @@ import pytest
 
 from app.auth import mint_token
 from app.publication import Visibility
-from app.store import INDEXES, WHOLE_READ_KINDS, Generation
+from app.query_plan import INDEXES
+from app.store import WHOLE_READ_KINDS, Generation
 from tests.conftest import JWT_SECRET
 from tests.helpers import iris
 from tests.index_plan import Query, bounded_fields, serving_index
