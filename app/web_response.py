@@ -16,7 +16,8 @@ from app.realms import decide
 from app.reply import Reply
 from app.request_context import RequestContext
 from app.resolution import NOT_RESOLVED, Resolution, resolve_path
-from schemas.shapes import RedirectionSchema, dumper
+from schemas import shared
+from schemas.shapes import RedirectionSchema
 from schemas.web_response import WebResponseSchema, serialise_items
 from walkers.walker import AUTO_CHILDREN, Walker, walk
 
@@ -94,7 +95,7 @@ class WebResponseTransformer:
         source = data.source
         if source is None:  # an external redirection
             locale = site.default_translation.locale
-            output.item = dumper(RedirectionSchema).dump(data.redirection)
+            output.item = shared(RedirectionSchema).dump(data.redirection)
             output.breadcrumbs = {"@type": "Breadcrumbs", "@id": breadcrumbs_id(None), "items": []}
             output.head = build_head(context, locale)
             return output
@@ -117,7 +118,7 @@ def web_response_reply(context: RequestContext, path: str, transformer: Any) -> 
     web_response = transformer.transform(resolution, context)
     if web_response is None:
         raise NotFound(NOT_RESOLVED)
-    body = dumper(transformer.schema_class).dump(web_response)
+    body = shared(transformer.schema_class).dump(web_response)
     source = resolution.source
     if source is None:  # an external redirection
         return Reply(body, context.site.default_translation.locale)

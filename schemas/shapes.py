@@ -17,11 +17,6 @@ from app.realms import SCHEMES
 from schemas.fields import DISPLAY, document_schema, node_schema, tag_schema
 
 
-@cache  # schemas are stateless when dumping: one instance per class, shared by every request
-def dumper(schema: type[Schema]) -> Schema:
-    return schema()
-
-
 def keyed(field: fields.Field, key: str) -> fields.Field:
     """`field` read from and written to `key` (an output name, such as `@id`)."""
     field.data_key = key
@@ -170,7 +165,8 @@ PartialCollectionViewSchema = shaped(
         "@id": text("@id"),
         "@type": const("@type", "hydra:PartialCollectionView"),
         "hydra:first": text("hydra:first"),
-        "hydra:last": text("hydra:last"),
+        # keyset pages (`cursor`, app/keyset.py) have no last page and no total
+        "hydra:last": fields.String(data_key="hydra:last", attribute="hydra:last"),
         "hydra:previous": fields.String(data_key="hydra:previous", attribute="hydra:previous"),
         "hydra:next": fields.String(data_key="hydra:next", attribute="hydra:next"),
     },
@@ -182,8 +178,10 @@ NodeSourceCollectionSchema = shaped(
         "@context": text("@context"),
         "@id": text("@id"),
         "@type": const("@type", "hydra:Collection"),
-        "hydra:totalItems": keyed(
-            fields.Integer(validate=validate.Range(min=0)), "hydra:totalItems"
+        "hydra:totalItems": fields.Integer(
+            validate=validate.Range(min=0),
+            data_key="hydra:totalItems",
+            attribute="hydra:totalItems",
         ),
         "hydra:member": keyed(fields.List(fields.Dict()), "hydra:member"),
         "hydra:view": keyed(fields.Nested(PartialCollectionViewSchema), "hydra:view"),

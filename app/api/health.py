@@ -13,7 +13,8 @@ from app.api.problems import problem
 from app.db import get_store
 from app.site import current_site
 from app.site_status import age_seconds
-from schemas.shapes import LivenessSchema, ReadinessSchema, dumper
+from schemas import shared
+from schemas.shapes import LivenessSchema, ReadinessSchema
 
 blp = Blueprint("Health", __name__, description="Process and database probes.")
 
@@ -25,7 +26,7 @@ blp = Blueprint("Health", __name__, description="Process and database probes.")
     description="Liveness probe: answers while the process serves requests, without the database.",
 )
 def healthz() -> Response:
-    return json_response(dumper(LivenessSchema).dump({}), mimetype="application/json")
+    return json_response(shared(LivenessSchema).dump({}), mimetype="application/json")
 
 
 @blp.route("/readyz")
@@ -48,6 +49,6 @@ def readyz() -> Response:
         "loaded_at": site.loaded_at.isoformat() if site.loaded_at else None,
         "age_seconds": age_seconds(site.loaded_at, datetime.now(UTC)),
     }
-    response = json_response(dumper(ReadinessSchema).dump(body), mimetype="application/json")
+    response = json_response(shared(ReadinessSchema).dump(body), mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response

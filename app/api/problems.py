@@ -12,14 +12,15 @@ from app.api.redact import public_full_path
 from app.errors import ApiError
 from app.naming import context_iri, error_iri, error_type
 from app.paths import InvalidPath
-from schemas.shapes import ProblemSchema, dumper
+from schemas import shared
+from schemas.shapes import ProblemSchema
 
 log = logging.getLogger(__name__)
 
 
 def problem(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
     """The problem+json response every error of the service is sent as."""
-    body = dumper(ProblemSchema).dump({
+    body = shared(ProblemSchema).dump({
         "@context": context_iri("Error"),
         "@id": error_iri(status),
         "@type": "hydra:Error",
