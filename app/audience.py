@@ -114,6 +114,20 @@ def shown_alternates(source: dict[str, Any], context: RequestContext) -> list[di
     ]
 
 
+def link_alternates(source: dict[str, Any], context: RequestContext) -> list[dict[str, Any]]:
+    """Every translation of the source's node this request may see, its own included (Roadiz's
+    Link alternates), in translation order: each `locale`, `url` and translation `name`."""
+    translations = context.site.translations
+    if not source["reachable"]:
+        return []
+    shown = [source, *shown_alternates(source, context)]
+    shown.sort(key=lambda s: translations[s["locale"]].id)
+    return [
+        {"locale": s["locale"], "url": s["url"], "name": translations[s["locale"]].name}
+        for s in shown
+    ]
+
+
 def present(source: dict[str, Any], context: RequestContext) -> dict[str, Any]:
     """`source` without the references (`nodes` fields) this request may not see: unpublished
     ones, and ones a realm withholds from it."""

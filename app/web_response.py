@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import Schema
 
-from app.audience import present, shown_alternates, walker_context, withheld
+from app.audience import present, link_alternates, walker_context, withheld
 from app.errors import NotFound
 from app.head import build_head
 from app.naming import breadcrumbs_id
@@ -15,6 +15,7 @@ from app.paths import normalise_path
 from app.realms import decide
 from app.reply import Reply
 from app.request_context import RequestContext
+from app.site import NodeType, SiteModel
 from app.resolution import NOT_RESOLVED, Resolution, resolve_path
 from schemas.shapes import RedirectionSchema
 from schemas.web_response import WebResponseSchema, serialise_items
@@ -36,6 +37,12 @@ class WebResponse:
     blocks: list[Walker] = field(default_factory=list)
     realms: list[dict[str, Any]] = field(default_factory=list)
     hiding_blocks: bool = False
+    #: Seconds a client may keep the page (Roadiz: the node's TTL in minutes × 60; 0 for none).
+    max_age: int = 0
+
+
+def max_age(source: dict[str, Any]) -> int:
+    return int(source["node"]["ttl"] or 0) * 60
 
 
 class ItemDumper:
@@ -45,12 +52,27 @@ class ItemDumper:
         self.context = context
         self.groups = groups
 
-    def __call__(self, source: dict[str, Any], *, item: bool = False) -> dict[str, Any]:
+    def __call__(
+        self, source: dict[str, Any], *, item: bool = False, aliases: bool = False
+    ) -> dict[str, Any]:
+        """`aliases`: the WebResponse item (the only place that lists `urlAliases`)."""
         site = self.context.site
+        node_type = site.node_types[source["type"]]
         schema: Schema = self.context.schemas.item(
-            site.node_types[source["type"]], self.groups, site.plurals, item=item
+            node_type, self.groups, site.plurals, item=item, aliases=aliases
         )
-        return schema.dump(present(source, self.context))
+        return schema.dump(with_translation(present(source, self.context), node_type, site))
+
+
+def with_translation(source: dict[str, Any], node_type: NodeType, site: SiteModel) -> dict:
+    """`source` and the sources its `nodes` fields list (all in its translation), each with its
+    `translation` (app.site.Translation), which every serialised node source carries."""
+    translation = site.translations[source["locale"]]
+    fields = dict(source["fields"])
+    for field in node_type.fields:
+        if field.type == "nodes" and fields.get(field.name):
+            fields[field.name] = [{**r, "translation": translation} for r in fields[field.name]]
+    return {**source, "fields": fields, "translation": translation}
 
 
 def breadcrumbs(source: dict[str, Any], context: RequestContext, dump: ItemDumper) -> dict:
@@ -101,7 +123,8 @@ class WebResponseTransformer:
         decision = decide(source, context)
         groups = frozenset(site.node_types[source["type"]].operation_groups())
         dump = ItemDumper(context, groups)
-        output.item = dump(source, item=True)
+        output.item = dump(source, item=True, aliases=True)
+        output.max_age = max_age(source)
         output.breadcrumbs = breadcrumbs(source, context, ItemDumper(context, BREADCRUMB_GROUPS))
         output.head = build_head(context, source["locale"], source)
         output.blocks = [] if decision.hiding_blocks else blocks(source, context, dump)
@@ -126,6 +149,6 @@ def web_response_reply(context: RequestContext, path: str, transformer: Any) -> 
         source["locale"],
         source["node"]["ttl"],
         protected=bool(web_response.realms),
-        alternates=shown_alternates(source, context),
+        alternates=link_alternates(source, context),
         content_location=resolution.content_location,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from base64 import b64encode
 from collections.abc import Callable
 from typing import Any
 
@@ -37,12 +38,14 @@ def cache_tags_header(tags: list[str]) -> str:
 
 
 def alternate_links(alternates: list[dict[str, Any]]) -> str | None:
-    """`Link` header: the item's other shown translations (hreflang)."""
+    """`Link` header as Roadiz sends it: every shown translation of the item, its own included,
+    attributes in this order (the official client reads them by position), joined by `,`."""
     links = [
-        f'<{uri_reference(other["url"])}>; rel="alternate"; hreflang="{token(other["locale"])}"'
-        for other in alternates
+        f'<{uri_reference(shown["url"])}>; rel="alternate"; hreflang="{token(shown["locale"])}"; '
+        f'title="{b64encode(shown["name"].encode()).decode()}"; type="text/html"'
+        for shown in alternates
     ]
-    return ", ".join(links) or None
+    return ",".join(links) or None
 
 
 def cache_control(context: RequestContext, s_maxage: int) -> str:
