@@ -11,8 +11,8 @@ from werkzeug.datastructures import MultiDict
 from app.audience import (
     addressable_source,
     denied_realm_ids,
-    may_see,
     link_alternates,
+    may_see,
     withheld,
 )
 from app.errors import NotFound

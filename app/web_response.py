@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import Schema
 
-from app.audience import present, link_alternates, walker_context, withheld
+from app.audience import link_alternates, present, walker_context, withheld
 from app.errors import NotFound
 from app.head import build_head
 from app.naming import breadcrumbs_id
@@ -15,8 +15,8 @@ from app.paths import normalise_path
 from app.realms import decide
 from app.reply import Reply
 from app.request_context import RequestContext
-from app.site import NodeType, SiteModel
 from app.resolution import NOT_RESOLVED, Resolution, resolve_path
+from app.site import NodeType, SiteModel
 from schemas.shapes import RedirectionSchema
 from schemas.web_response import WebResponseSchema, serialise_items
 from walkers.walker import AUTO_CHILDREN, Walker, walk
