@@ -68,11 +68,13 @@ def with_translation(source: dict[str, Any], node_type: NodeType, site: SiteMode
     """`source` and the sources its `nodes` fields list (all in its translation), each with its
     `translation` (app.site.Translation), which every serialised node source carries."""
     translation = site.translations[source["locale"]]
-    fields = dict(source["fields"])
-    for field in node_type.fields:
-        if field.type == "nodes" and fields.get(field.name):
-            fields[field.name] = [{**r, "translation": translation} for r in fields[field.name]]
-    return {**source, "fields": fields, "translation": translation}
+    values = dict(source["fields"])
+    for definition in node_type.fields:
+        if definition.type == "nodes" and values.get(definition.name):
+            values[definition.name] = [
+                {**r, "translation": translation} for r in values[definition.name]
+            ]
+    return {**source, "fields": values, "translation": translation}
 
 
 def breadcrumbs(source: dict[str, Any], context: RequestContext, dump: ItemDumper) -> dict:
