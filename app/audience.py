@@ -99,9 +99,9 @@ def visible_home(context: RequestContext, locale: str) -> dict[str, Any] | None:
     return home if home is not None and may_see(home, context) else None
 
 
-def shown_alternates(source: dict[str, Any], context: RequestContext) -> list[dict[str, Any]]:
-    """The source's other translations this request may see (Link alternates): published now,
-    in an available translation (everything in preview)."""
+def _other_translations(source: dict[str, Any], context: RequestContext) -> list[dict]:
+    """The source's other translations this request may see: published now, in an available
+    translation (everything in preview)."""
     visibility = context.visibility
     if visibility.preview:
         return list(source.get("alternates", []))
@@ -114,13 +114,13 @@ def shown_alternates(source: dict[str, Any], context: RequestContext) -> list[di
     ]
 
 
-def link_alternates(source: dict[str, Any], context: RequestContext) -> list[dict[str, Any]]:
+def shown_alternates(source: dict[str, Any], context: RequestContext) -> list[dict[str, Any]]:
     """Every translation of the source's node this request may see, its own included (Roadiz's
     Link alternates), in translation order: each `locale`, `url` and translation `name`."""
     translations = context.site.translations
     if not source["reachable"]:
         return []
-    shown = [source, *shown_alternates(source, context)]
+    shown = [source, *_other_translations(source, context)]
     shown.sort(key=lambda s: translations[s["locale"]].id)
     return [
         {"locale": s["locale"], "url": s["url"], "name": translations[s["locale"]].name}

@@ -44,7 +44,7 @@ class Reply:
     #: Covered by a realm: never stored in a shared cache, whatever the request's credentials.
     protected: bool = False
     #: The item's translations this request may see, its own included, each `locale`, `url`
-    #: and translation `name` (Link alternates, app.audience.link_alternates).
+    #: and translation `name` (Link alternates, app.audience.shown_alternates).
     alternates: list[dict[str, Any]] = field(default_factory=list)
     #: The canonical url, when the item was reached by another path (Content-Location).
     content_location: str | None = None

@@ -11,8 +11,8 @@ from werkzeug.datastructures import MultiDict
 from app.audience import (
     addressable_source,
     denied_realm_ids,
-    link_alternates,
     may_see,
+    shown_alternates,
     withheld,
 )
 from app.errors import NotFound
@@ -55,7 +55,7 @@ def source_item(context: RequestContext, plural: str, source_id: int) -> Reply:
     body = {"@context": context_iri(node_type.name), **item}
     node = source["node"]
     return Reply(body, source["locale"], node["ttl"], protected=bool(node["realm_ids"]),
-                 alternates=link_alternates(source, context))  # fmt: skip
+                 alternates=shown_alternates(source, context))  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import Schema
 
-from app.audience import link_alternates, present, walker_context, withheld
+from app.audience import present, shown_alternates, walker_context, withheld
 from app.errors import NotFound
 from app.head import build_head
 from app.naming import breadcrumbs_id
@@ -151,6 +151,6 @@ def web_response_reply(context: RequestContext, path: str, transformer: Any) -> 
         source["locale"],
         source["node"]["ttl"],
         protected=bool(web_response.realms),
-        alternates=link_alternates(source, context),
+        alternates=shown_alternates(source, context),
         content_location=resolution.content_location,
     )
