@@ -66,7 +66,9 @@ def test_every_node_source_carries_its_translation(client):
     assert body["item"]["translation"] == FR
     walked = [w["item"]["translation"] for w in body["blocks"]]
     assert walked and all(t == FR for t in walked)
-    members = client.get("/api/pages").json["hydra:member"]
+    members = client.get("/api/pages?_locale=fr").json["hydra:member"]
+    assert members and all(m["translation"] == FR for m in members)
+    members = client.get("/api/articles?_locale=en").json["hydra:member"]
     assert members and all(m["translation"] == EN for m in members)
     assert client.get("/api/pages/1102").json["translation"] == FR
 
