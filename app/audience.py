@@ -99,33 +99,30 @@ def visible_home(context: RequestContext, locale: str) -> dict[str, Any] | None:
     return home if home is not None and may_see(home, context) else None
 
 
-def _other_translations(source: dict[str, Any], context: RequestContext) -> list[dict]:
-    """The source's other translations this request may see: published now, in an available
-    translation (everything in preview)."""
+def shown_alternates(source: dict[str, Any], context: RequestContext) -> list[dict[str, Any]]:
+    """The translations of the source's node this request may see, the source's own included, in
+    the site's translation order (Link alternates, as Roadiz sends them): published now, in an
+    available translation (everything in preview). Each carries its translation's `name`."""
     visibility = context.visibility
-    if visibility.preview:
-        return list(source.get("alternates", []))
-    return [
+    translations = context.site.translations
+    own = (
+        [{"locale": source["locale"], "url": source["url"], "published_at": None}]
+        if source.get("url")
+        else []
+    )
+    found = own + [
         other
         for other in source.get("alternates", [])
-        if context.site.translations[other["locale"]].available
-        and other["published_at"] is not None
-        and other["published_at"] <= visibility.now
+        if visibility.preview
+        or (
+            translations[other["locale"]].available
+            and other["published_at"] is not None
+            and other["published_at"] <= visibility.now
+        )
     ]
-
-
-def shown_alternates(source: dict[str, Any], context: RequestContext) -> list[dict[str, Any]]:
-    """Every translation of the source's node this request may see, its own included (Roadiz's
-    Link alternates), in translation order: each `locale`, `url` and translation `name`."""
-    translations = context.site.translations
-    if not source["reachable"]:
-        return []
-    shown = [source, *_other_translations(source, context)]
-    shown.sort(key=lambda s: translations[s["locale"]].id)
-    return [
-        {"locale": s["locale"], "url": s["url"], "name": translations[s["locale"]].name}
-        for s in shown
-    ]
+    order = list(translations)
+    found.sort(key=lambda a: order.index(a["locale"]) if a["locale"] in order else len(order))
+    return [{**a, "name": translations[a["locale"]].name} for a in found]
 
 
 def present(source: dict[str, Any], context: RequestContext) -> dict[str, Any]:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
-from base64 import b64encode
 from collections.abc import Callable
 from typing import Any
 
@@ -39,11 +39,12 @@ def cache_tags_header(tags: list[str]) -> str:
 
 def alternate_links(alternates: list[dict[str, Any]]) -> str | None:
     """`Link` header as Roadiz sends it: every shown translation of the item, its own included,
-    attributes in this order (the official client reads them by position), joined by `,`."""
+    with the Base64 translation name as `title`, attributes in a fixed order (clients parse them
+    by position), joined by "," without space."""
     links = [
-        f'<{uri_reference(shown["url"])}>; rel="alternate"; hreflang="{token(shown["locale"])}"; '
-        f'title="{b64encode(shown["name"].encode()).decode()}"; type="text/html"'
-        for shown in alternates
+        f'<{uri_reference(other["url"])}>; rel="alternate"; hreflang="{token(other["locale"])}"; '
+        f'title="{base64.b64encode(other["name"].encode()).decode()}"; type="text/html"'
+        for other in alternates
     ]
     return ",".join(links) or None
 
