@@ -54,7 +54,7 @@ def test_etag_changes_when_and_only_when_content_changes(make_app):
     assert get_path(client, "/legal").headers["ETag"] == legal
 
 
-def test_cache_tags_list_every_resource_of_the_body_in_roadiz_compact_form(client):
+def test_cache_tags_of_a_page_exactly(client):
     """roadiz-read-surface.md §7: `/api/` dropped, pages/ -> p/, nodes/ -> n/, translations/ ->
     tl/, tags/ -> t/, documents/ -> d/, _blocks/ -> _b/; in order of appearance, de-duplicated;
     the WebResponse's own @id (a query) is no resource."""
@@ -111,7 +111,7 @@ def test_cache_tags_are_bounded(make_app):
     assert tags.endswith(",overflow")
 
 
-def test_link_alternates_list_every_shown_translation_as_roadiz_sends_them(client):
+def test_link_alternates_exact_values(client):
     """Own translation included, in translation order; title = Base64 of the translation name;
     attribute order fixed (the official client reads them by position); joined by `,`."""
     en = 'rel="alternate"; hreflang="en"; title="RW5nbGlzaA=="; type="text/html"'
