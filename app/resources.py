@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 
 from werkzeug.datastructures import MultiDict
 
+from app import keyset
 from app.audience import (
     addressable_source,
     denied_realm_ids,
@@ -22,8 +23,10 @@ from app.realms import decide, realm_view
 from app.reply import Reply
 from app.request_context import RequestContext
 from app.site import NodeType
+from app.store import COLLECTION_ORDERS
 from app.summaries import document_summary, tag_summary
 from app.web_response import ItemDumper
+from schemas import shared
 from schemas.shapes import (
     DocumentResourceSchema,
     NodeResourceSchema,
@@ -69,11 +72,13 @@ class CollectionQuery:
     visible: bool | None
     #: (COLLECTION_ORDERS key, "asc" or "desc"), in the order given
     order: list[tuple[str, str]]
+    #: a keyset cursor (app/keyset.py: "" for the first page); None: page numbers
+    cursor: str | None = None
 
 
-def _page_iri(path: str, args: MultiDict, page: int) -> str:
-    kept = [(k, v) for k, v in args.items(multi=True) if k != "page"]
-    params = kept + [("page", str(page))]
+def _page_iri(path: str, args: MultiDict, page: int | str, name: str = "page") -> str:
+    kept = [(k, v) for k, v in args.items(multi=True) if k not in ("page", "cursor")]
+    params = kept + [(name, str(page))]
     return f"{path}?{urlencode(params)}"
 
 
@@ -86,19 +91,25 @@ def source_collection(
     translation = resolve_translation(
         context.site, locale=parsed.locale, accept_language=None, preview=context.visibility.preview
     )
-    members, total = context.site.generation.collection_page(
-        node_type=node_type.name,
-        locale=translation.locale,
-        visibility=context.visibility,
-        exclude_realms=denied_realm_ids(context, check_passwords=True),
+    criteria = {
+        "node_type": node_type.name,
+        "locale": translation.locale,
+        "visibility": context.visibility,
+        "exclude_realms": denied_realm_ids(context, check_passwords=True),
         # An unknown slug becomes id 0, which no tag has: nothing matches, as it should.
-        tag_ids=[context.site.tag_ids.get(t, 0) for t in parsed.tags],
-        visible=parsed.visible,
-        order=parsed.order,
-        skip=(parsed.page - 1) * parsed.per_page,
-        limit=parsed.per_page,
-    )
+        "tag_ids": [context.site.tag_ids.get(t, 0) for t in parsed.tags],
+        "visible": parsed.visible,
+        "order": parsed.order,
+    }
     dump = ItemDumper(context, frozenset(node_type.operation_groups()))
+    if parsed.cursor is not None:
+        page = _cursor_page(context, criteria, parsed, path, args, dump)
+        page["@context"] = context_iri(node_type.name)
+        body = shared(NodeSourceCollectionSchema).dump(page)
+        return Reply(body, translation.locale)
+    members, total = context.site.generation.collection_page(
+        **criteria, skip=(parsed.page - 1) * parsed.per_page, limit=parsed.per_page
+    )
     last = max(1, -(-total // parsed.per_page))
     view: dict[str, Any] = {
         "@id": _page_iri(path, args, parsed.page),
@@ -110,7 +121,7 @@ def source_collection(
         view["hydra:previous"] = _page_iri(path, args, parsed.page - 1)
     if parsed.page < last:
         view["hydra:next"] = _page_iri(path, args, parsed.page + 1)
-    body = NodeSourceCollectionSchema().dump(
+    body = shared(NodeSourceCollectionSchema).dump(
         {
             "@context": context_iri(node_type.name),
             "@id": path,
@@ -120,6 +131,35 @@ def source_collection(
         }
     )
     return Reply(body, translation.locale)
+
+
+def _cursor_page(
+    context: RequestContext,
+    criteria: dict[str, Any],
+    parsed: CollectionQuery,
+    path: str,
+    args: MultiDict,
+    dump: ItemDumper,
+) -> dict[str, Any]:
+    """A page of a keyset walk (`cursor`): no total (counting is what a cursor avoids) and only
+    `hydra:next` (docs/performance.md, bounded collection pages)."""
+    field = COLLECTION_ORDERS[parsed.order[0][0]]
+    members, _ = context.site.generation.collection_page(
+        **criteria,
+        skip=0,
+        limit=parsed.per_page + 1,  # one more tells whether a next page exists
+        after=keyset.decode(parsed.cursor or "", field),
+        keyset=True,
+    )
+    view: dict[str, Any] = {
+        "@id": _page_iri(path, args, parsed.cursor or "", "cursor"),
+        "@type": "hydra:PartialCollectionView",
+        "hydra:first": _page_iri(path, args, "", "cursor"),
+    }
+    if len(members) > parsed.per_page:
+        members = members[: parsed.per_page]
+        view["hydra:next"] = _page_iri(path, args, keyset.encode(field, members[-1]), "cursor")
+    return {"@id": path, "hydra:member": [dump(s) for s in members], "hydra:view": view}
 
 
 def _locale(context: RequestContext, locale: str | None) -> str:

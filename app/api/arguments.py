@@ -11,6 +11,7 @@ from flask import request
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, pre_load, validate
 from webargs.flaskparser import FlaskParser
 
+from app import keyset
 from app.errors import BadRequest
 from app.resources import ITEMS_PER_PAGE, MAX_ITEMS_PER_PAGE, MAX_PAGE, CollectionQuery
 from app.store import COLLECTION_ORDERS
@@ -151,6 +152,14 @@ class CollectionQuerySchema(Tolerant):
         1, MAX_PAGE, _range_message("page", 1, MAX_PAGE),
         metadata={"description": "Page number, from 1"},
     )  # fmt: skip
+    cursor = fields.String(
+        validate=validate.Regexp(keyset.TOKEN_PATTERN, error=keyset.MESSAGE),
+        metadata={
+            "description": "Keyset cursor: empty for the first page, then the one of "
+            "hydra:next; such pages cost the same at any depth and carry no hydra:totalItems "
+            "(not with page)"
+        },
+    )
     items_per_page = BoundedInteger(
         1, MAX_ITEMS_PER_PAGE, _range_message("itemsPerPage", 1, MAX_ITEMS_PER_PAGE),
         data_key="itemsPerPage",
@@ -182,6 +191,8 @@ class CollectionQuerySchema(Tolerant):
         order = [(key, given[key]) for key in keys if given.get(key)]
         tags = data.get("tags")
         visible = data.get("visible")
+        if "cursor" in data and "page" in data:
+            raise ValidationError(keyset.COMBINED_MESSAGE)
         return CollectionQuery(
             page=data.get("page", 1),
             per_page=data.get("items_per_page", ITEMS_PER_PAGE),
@@ -189,4 +200,5 @@ class CollectionQuerySchema(Tolerant):
             tags=tags.split(",") if tags else [],
             visible=None if visible is None else visible == "true",
             order=order or [("publishedAt", "desc")],
+            cursor=data.get("cursor"),
         )
