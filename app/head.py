@@ -14,6 +14,7 @@ from app.summaries import document_summary
 ANALYTICS = (
     ("googleAnalytics", "universal_analytics_id"),
     ("googleTagManager", "google_tag_manager_id"),
+    ("matomoTagManager", "matomo_tag_manager_id"),
     ("matomoUrl", "matomo_url"),
     ("matomoSiteId", "matomo_site_id"),
 )
@@ -23,6 +24,7 @@ SOCIAL = (
     ("twitterUrl", "twitter_url"),
     ("youtubeUrl", "youtube_url"),
     ("linkedinUrl", "linkedin_url"),
+    ("tiktokUrl", "tiktok_url"),  # spelled as @roadiz/types spells it (roadiz-read-surface.md §7)
 )
 SHARE_IMAGE_FIELDS = ("header_image", "image")
 
@@ -36,6 +38,16 @@ def _share_image(site: SiteModel, locale: str, item: dict[str, Any] | None) -> d
     if site.share_image is not None:
         return document_summary(site.share_image, locale)
     return None
+
+
+def no_index(item: dict[str, Any] | None) -> bool:
+    """The source's noIndex: a node type field `no_index` when it has one, else the stored flag
+    (the fixture format has none: false). Common content (no item) is indexable."""
+    if item is None:
+        return False
+    if "no_index" in item["fields"]:
+        return bool(item["fields"]["no_index"])
+    return bool(item.get("no_index"))
 
 
 def home_url(context: RequestContext, locale: str) -> str | None:
@@ -72,6 +84,7 @@ def build_head(
     head["siteName"] = site_name
     head["metaTitle"] = meta_title
     head["metaDescription"] = meta_description
+    head["noIndex"] = no_index(item)
     head["policyUrl"] = policy_url(context, locale)
     head["mainColor"] = settings.get("main_color")
     head.update({key: settings.get(name) for key, name in SOCIAL})

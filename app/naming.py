@@ -67,6 +67,16 @@ def realm_iri(realm_id: int) -> str:
     return f"{API}/realms/{realm_id}"
 
 
+def translation_iri(translation_id: int) -> str:
+    """A translation, by its id (its rank in the fixture, from 1), as /api/translations lists it."""
+    return f"{API}/translations/{translation_id}"
+
+
+def redirection_iri(redirection_id: int) -> str:
+    """A redirection, by its id (its rank in the fixture, from 1); not served (NotExposed)."""
+    return f"{API}/redirections/{redirection_id}"
+
+
 def context_iri(type_name: str) -> str:
     """The JSON-LD context of a type the API emits (app.api.contexts serves it)."""
     return f"{API}/contexts/{type_name}"

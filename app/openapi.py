@@ -145,9 +145,12 @@ def item_schemas(site: SiteModel, schemas: SchemaRegistry, converter: Any) -> di
     common = frozenset(COMMON_CONTENT_GROUPS)
     for node_type in site.reachable_types():
         groups = frozenset(node_type.operation_groups())
-        page = schemas.item(node_type, groups, site.plurals, item=True)
-        resource = _item(converter, page, node_type, all_required=True)
-        out[f"{node_type.name}WebResponseItem"] = copy.deepcopy(resource)
+        page = schemas.item(node_type, groups, site.plurals, item=True, aliases=True)
+        out[f"{node_type.name}WebResponseItem"] = _item(
+            converter, page, node_type, all_required=True
+        )
+        single = schemas.item(node_type, groups, site.plurals, item=True)
+        resource = _item(converter, single, node_type, all_required=True)
         context = {"type": "string", "enum": [context_iri(node_type.name)]}
         resource["properties"] = {"@context": context, **resource["properties"]}
         resource["required"] = ["@context", *resource["required"]]

@@ -7,6 +7,7 @@ from typing import Any
 
 from app.audience import addressable_source, translation_visible
 from app.errors import NotFound
+from app.naming import redirection_iri
 from app.paths import normalise_url_path
 from app.publication import Visibility
 from app.site import SiteModel
@@ -62,8 +63,10 @@ def resolve_path(path: str, site: SiteModel, visibility: Visibility) -> Resoluti
             return Resolution(
                 redirection={
                     "@type": "Redirection",
+                    "@id": redirection_iri(entry["redirection_id"]),
                     "redirectUri": uri,
                     "type": entry["redirect_type"],
+                    "url": uri,
                 }
             )
         current, redirected = normalise_url_path(uri), True

@@ -130,6 +130,7 @@ class Translation:
     default: bool
     available: bool
     override_locale: str | None
+    id: int = 0  # the IRI id (/api/translations/<id>)
 
     def matches(self, locale: str) -> bool:
         return locale in (self.locale, self.override_locale)
@@ -190,7 +191,12 @@ class SiteModel:
             node_types=node_types,
             translations={
                 d["_id"]: Translation(
-                    d["_id"], d["name"], d["default"], d["available"], d["override_locale"]
+                    d["_id"],
+                    d["name"],
+                    d["default"],
+                    d["available"],
+                    d["override_locale"],
+                    d.get("id", 0),
                 )
                 for d in generation.all("translations")
             },

@@ -16,6 +16,7 @@ from app.realms import decide
 from app.reply import Reply
 from app.request_context import RequestContext
 from app.resolution import NOT_RESOLVED, Resolution, resolve_path
+from app.site import NodeType, SiteModel
 from schemas import shared
 from schemas.shapes import RedirectionSchema
 from schemas.web_response import WebResponseSchema, serialise_items
@@ -37,6 +38,12 @@ class WebResponse:
     blocks: list[Walker] = field(default_factory=list)
     realms: list[dict[str, Any]] = field(default_factory=list)
     hiding_blocks: bool = False
+    #: Seconds a client may keep the page (Roadiz: the node's TTL in minutes × 60; 0 for none).
+    max_age: int = 0
+
+
+def max_age(source: dict[str, Any]) -> int:
+    return int(source["node"]["ttl"] or 0) * 60
 
 
 class ItemDumper:
@@ -46,12 +53,29 @@ class ItemDumper:
         self.context = context
         self.groups = groups
 
-    def __call__(self, source: dict[str, Any], *, item: bool = False) -> dict[str, Any]:
+    def __call__(
+        self, source: dict[str, Any], *, item: bool = False, aliases: bool = False
+    ) -> dict[str, Any]:
+        """`aliases`: the WebResponse item (the only place that lists `urlAliases`)."""
         site = self.context.site
+        node_type = site.node_types[source["type"]]
         schema: Schema = self.context.schemas.item(
-            site.node_types[source["type"]], self.groups, site.plurals, item=item
+            node_type, self.groups, site.plurals, item=item, aliases=aliases
         )
-        return schema.dump(present(source, self.context))
+        return schema.dump(with_translation(present(source, self.context), node_type, site))
+
+
+def with_translation(source: dict[str, Any], node_type: NodeType, site: SiteModel) -> dict:
+    """`source` and the sources its `nodes` fields list (all in its translation), each with its
+    `translation` (app.site.Translation), which every serialised node source carries."""
+    translation = site.translations[source["locale"]]
+    values = dict(source["fields"])
+    for definition in node_type.fields:
+        if definition.type == "nodes" and values.get(definition.name):
+            values[definition.name] = [
+                {**r, "translation": translation} for r in values[definition.name]
+            ]
+    return {**source, "fields": values, "translation": translation}
 
 
 def breadcrumbs(source: dict[str, Any], context: RequestContext, dump: ItemDumper) -> dict:
@@ -102,7 +126,8 @@ class WebResponseTransformer:
         decision = decide(source, context)
         groups = frozenset(site.node_types[source["type"]].operation_groups())
         dump = ItemDumper(context, groups)
-        output.item = dump(source, item=True)
+        output.item = dump(source, item=True, aliases=True)
+        output.max_age = max_age(source)
         output.breadcrumbs = breadcrumbs(source, context, ItemDumper(context, BREADCRUMB_GROUPS))
         output.head = build_head(context, source["locale"], source)
         output.blocks = [] if decision.hiding_blocks else blocks(source, context, dump)

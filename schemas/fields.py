@@ -10,7 +10,7 @@ from typing import Any
 
 from marshmallow import Schema, fields
 
-from app.naming import document_iri, node_iri, source_iri, tag_iri
+from app.naming import document_iri, node_iri, source_iri, tag_iri, translation_iri
 
 # Groups of the resources served at their own IRI (node, document, tag) and of the head's image.
 DISPLAY = frozenset({"document_display", "tag_base", "tag_parent"})
@@ -67,6 +67,21 @@ def _tag_schema(with_parent: bool) -> type[Schema]:
             metadata=NULLABLE_IRI,
         )
     return shape(declared, "TagSchema" if with_parent else "TagSummarySchema")
+
+
+@cache  # one class
+def translation_schema() -> type[Schema]:
+    """A node source's translation (app.site.Translation), as Roadiz embeds it in every source
+    and as /api/translations lists it."""
+    declared: dict[str, fields.Field] = {
+        "@id": fields.Function(lambda t: translation_iri(t.id), metadata=IRI),
+        "@type": constant("Translation"),
+        "name": fields.String(),
+        "defaultTranslation": fields.Boolean(attribute="default"),
+        "available": fields.Boolean(),
+        "locale": fields.Function(lambda t: t.override_locale or t.locale, metadata=IRI),
+    }
+    return shape(declared, "TranslationSchema")
 
 
 def node_schema(groups: frozenset[str], *, with_position: bool) -> type[Schema]:
@@ -136,6 +151,7 @@ def _reference_schema(tags: bool, tag_parent: bool, plurals: Plurals) -> type[Sc
             lambda s: s["url"] if s["reachable"] else None, metadata=NULLABLE_IRI
         ),
         "node": fields.Nested(node),
+        "translation": fields.Nested(translation_schema()),
     }
     name = "NodeSourceReference" + node.__name__.removeprefix("Node").removesuffix("Schema")
     return shape(declared, f"{name}Schema")

@@ -17,11 +17,23 @@ from schemas.fields import (
     iso,
     node_schema,
     reference_schema,
+    translation_schema,
 )
 
 BASE_GROUPS = frozenset({"nodes_sources_base", "nodes_sources"})
 META_GROUPS = frozenset({"nodes_sources"})
 URL_GROUPS = frozenset({"urls"})
+URL_ALIASES = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {
+            "@type": {"type": "string", "enum": ["UrlAlias"]},
+            "alias": {"type": "string"},
+        },
+        "required": ["@type", "alias"],
+    },
+}
 
 SCALARS: dict[str, type[fields.Field]] = {
     "boolean": fields.Boolean,
@@ -56,11 +68,22 @@ def _typed_field(field: FieldDef, groups: frozenset[str], plurals: Plurals) -> f
     return cls(attribute=attribute, allow_none=True, dump_default=None)
 
 
+def url_aliases(source: dict[str, Any]) -> list[dict[str, str]]:
+    return [{"@type": "UrlAlias", "alias": alias} for alias in source.get("url_aliases") or []]
+
+
 def build_item_schema(
-    node_type: NodeType, groups: frozenset[str], plurals: Plurals, *, item: bool
+    node_type: NodeType,
+    groups: frozenset[str],
+    plurals: Plurals,
+    *,
+    item: bool,
+    aliases: bool = False,
 ) -> Schema:
-    """The schema of `node_type` items under `groups`; `item` marks the WebResponse item itself
-    (its node shows `position`); `plurals` name the types of referenced sources in their IRIs."""
+    """The schema of `node_type` items under `groups`; `item` marks an item served by itself
+    (the WebResponse item, a source resource: its node shows `position`); `aliases` the
+    WebResponse item, which alone lists its `urlAliases` (Roadiz sends them nowhere; the client
+    types declare them); `plurals` name the types of referenced sources in their IRIs."""
     declared: dict[str, fields.Field] = {
         "@id": fields.Function(lambda s: source_iri(node_type.plural, s["_id"]), metadata=IRI),
         "@type": fields.String(attribute="type"),
@@ -77,13 +100,16 @@ def build_item_schema(
         declared["url"] = fields.Function(link_url, metadata=NULLABLE_IRI)
     if groups & BASE_GROUPS:
         declared["node"] = fields.Nested(node_schema(groups, with_position=item))
+        declared["translation"] = fields.Nested(translation_schema())
     for field in node_type.fields:
         if field.groups & groups:
             declared[field.key] = _typed_field(field, groups, plurals)
     if groups & META_GROUPS:
         declared["metaTitle"] = fields.String(attribute="meta_title")
         declared["metaDescription"] = fields.String(attribute="meta_description")
-    role = "WebResponseItem" if item else "Item"
+    if aliases:
+        declared["urlAliases"] = fields.Function(url_aliases, metadata=URL_ALIASES)
+    role = "WebResponseItem" if aliases else "ResourceItem" if item else "Item"
     return Schema.from_dict(declared, name=f"{node_type.name}{role}Schema")()
 
 
@@ -94,10 +120,18 @@ class SchemaRegistry:
         self._schemas: dict[tuple[Any, ...], Schema] = {}
 
     def item(
-        self, node_type: NodeType, groups: frozenset[str], plurals: Plurals, *, item: bool = False
+        self,
+        node_type: NodeType,
+        groups: frozenset[str],
+        plurals: Plurals,
+        *,
+        item: bool = False,
+        aliases: bool = False,
     ) -> Schema:
-        key = (node_type, groups, plurals, item)
+        key = (node_type, groups, plurals, item, aliases)
         schema = self._schemas.get(key)
         if schema is None:
-            schema = self._schemas[key] = build_item_schema(node_type, groups, plurals, item=item)
+            schema = self._schemas[key] = build_item_schema(
+                node_type, groups, plurals, item=item, aliases=aliases
+            )
         return schema

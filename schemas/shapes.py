@@ -52,11 +52,13 @@ NodesSourcesHeadSchema = shaped(
         "@id": text("@id"),
         "googleAnalytics": text("googleAnalytics", nullable=True),
         "googleTagManager": text("googleTagManager", nullable=True),
+        "matomoTagManager": text("matomoTagManager", nullable=True),
         "matomoUrl": text("matomoUrl", nullable=True),
         "matomoSiteId": text("matomoSiteId", nullable=True),
         "siteName": text("siteName"),
         "metaTitle": text("metaTitle"),
         "metaDescription": text("metaDescription"),
+        "noIndex": keyed(fields.Boolean(), "noIndex"),
         "policyUrl": text("policyUrl", nullable=True),
         "mainColor": text("mainColor", nullable=True),
         "facebookUrl": text("facebookUrl", nullable=True),
@@ -64,6 +66,7 @@ NodesSourcesHeadSchema = shaped(
         "twitterUrl": text("twitterUrl", nullable=True),
         "youtubeUrl": text("youtubeUrl", nullable=True),
         "linkedinUrl": text("linkedinUrl", nullable=True),
+        "tiktokUrl": text("tiktokUrl", nullable=True),
         "homePageUrl": text("homePageUrl", nullable=True),
         "shareImage": keyed(fields.Nested(document_schema(DISPLAY), allow_none=True), "shareImage"),
     },
@@ -90,8 +93,11 @@ RedirectionSchema = shaped(
     "RedirectionSchema",
     {
         "@type": const("@type", "Redirection"),
+        "@id": text("@id"),
         "redirectUri": text("redirectUri"),
         "type": keyed(fields.Integer(metadata={"enum": [301, 302]}), "type"),
+        # where the client should go: the absolute redirectUri (types' RoadizRedirection.url)
+        "url": text("url"),
     },
 )
 

@@ -35,6 +35,11 @@ class WebResponseSchema(Schema):
     blocks = fields.List(fields.Nested(walker_schema(False)), required=True)
     realms = fields.List(fields.Nested(RealmSchema), required=True)
     hiding_blocks = fields.Boolean(data_key="hidingBlocks", required=True)
+    max_age = fields.Integer(
+        data_key="maxAge",
+        required=True,
+        metadata={"minimum": 0, "description": "The node's TTL (minutes) × 60; 0 without one."},
+    )
 
 
 def serialise_items(walker: Walker, dump_item: Callable[[dict[str, Any]], dict]) -> Walker:

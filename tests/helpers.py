@@ -13,7 +13,15 @@ DEMO_SOCIAL_HEAD = {
     "twitterUrl": "https://twitter.com/demosite",
     "youtubeUrl": "https://www.youtube.com/@demosite",
     "linkedinUrl": "https://www.linkedin.com/company/demosite",
+    "tiktokUrl": None,  # the demo site sets no tiktok_url
 }
+# The translations of the demo site as every node source embeds them (roadiz-read-surface.md §7).
+EN = {"@id": "/api/translations/1", "@type": "Translation", "name": "English",
+      "defaultTranslation": True, "available": True, "locale": "en"}  # fmt: skip
+FR = {"@id": "/api/translations/2", "@type": "Translation", "name": "Français",
+      "defaultTranslation": False, "available": True, "locale": "fr"}  # fmt: skip
+DE = {"@id": "/api/translations/3", "@type": "Translation", "name": "Deutsch",
+      "defaultTranslation": False, "available": False, "locale": "de"}  # fmt: skip
 
 
 def get_path(client, path: str, **kwargs: Any):

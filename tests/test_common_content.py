@@ -9,7 +9,7 @@ import pytest
 
 from app.auth import PREVIEW_ROLE, mint_token
 from tests.conftest import JWT_SECRET, demo_site
-from tests.helpers import DEMO_SOCIAL_HEAD, node, problem_detail, titles
+from tests.helpers import DE, DEMO_SOCIAL_HEAD, EN, node, problem_detail, titles
 
 CC = "/api/common_content"
 MENUS = ["mainMenuWalker", "footerMenuWalker", "footerWalker"]
@@ -29,11 +29,13 @@ MAIN_FR = [
 SETTINGS_HEAD = {
     "googleAnalytics": "UA-000000-1",
     "googleTagManager": "GTM-DEMO",
+    "matomoTagManager": None,  # no matomo_tag_manager_id setting
     "matomoUrl": "https://matomo.example.org/",
     "matomoSiteId": "7",
     "siteName": "Demo Site",
     "metaTitle": "Demo Site",
     "metaDescription": "News, events and stories from a small town",
+    "noIndex": False,  # common content has no source: indexable
 }
 SOCIAL_HEAD = DEMO_SOCIAL_HEAD
 
@@ -98,9 +100,10 @@ def test_envelope_in_seed_order(client):
 def test_home_item_with_the_common_content_groups(client):
     home = get(client).json["home"]
     assert list(home) == [
-        "@id", "@type", "title", "publishedAt", "slug", "url", "node", "content", "headerImage",
-        "pictures", "nodeReferences", "sticky", "metaKeywords", "users",
+        "@id", "@type", "title", "publishedAt", "slug", "url", "node", "translation", "content",
+        "headerImage", "pictures", "nodeReferences", "sticky", "metaKeywords", "users",
     ]  # fmt: skip
+    assert home["translation"] == EN
     assert (home["@id"], home["@type"], home["title"], home["url"]) == (
         "/api/pages/101", "Page", "Home", "/"
     )  # fmt: skip
@@ -181,7 +184,7 @@ def test_menu_and_footer_items_have_no_url(client):
     ]  # fmt: skip
     assert [i for i in containers if "url" in i] == []
     assert list(menus["footerWalker"]["item"]) == [
-        "@id", "@type", "title", "publishedAt", "slug", "node", "content",
+        "@id", "@type", "title", "publishedAt", "slug", "node", "translation", "content",
     ]  # fmt: skip
 
 
@@ -262,6 +265,7 @@ def test_preview_uses_an_unavailable_translation(client):
     assert response.headers["Cache-Control"] == "private, no-store"
     body = response.json
     assert (body["home"]["title"], body["home"]["url"]) == ("Startseite", "/de")
+    assert body["home"]["translation"] == DE
     assert body["menus"] == {}  # no menu has a German source
     assert body["head"] == head("de", None, "/de", None)
 

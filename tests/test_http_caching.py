@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
+from base64 import b64decode
 from datetime import UTC, datetime, timedelta
+
+import pytest
 
 from app.api.response_cache import CachedResponse, ResponseCache
 from app.fixture.load import load_site
+from app.reply import compact_tag
 from tests.conftest import demo_site
 from tests.helpers import WR, get_path, node
 from tests.sites import with_blocks
@@ -50,14 +54,54 @@ def test_etag_changes_when_and_only_when_content_changes(make_app):
     assert get_path(client, "/legal").headers["ETag"] == legal
 
 
-def test_cache_tags_list_every_resource_of_the_body(client):
-    response = get_path(client, "/about")
+def test_cache_tags_of_a_page_exactly(client):
+    """roadiz-read-surface.md §7: `/api/` dropped, pages/ -> p/, nodes/ -> n/, translations/ ->
+    tl/, tags/ -> t/, documents/ -> d/, _blocks/ -> _b/; in order of appearance, de-duplicated;
+    the WebResponse's own @id (a query) is no resource."""
+    assert get_path(client, "/about").headers["Cache-Tags"] == (
+        "p/1101,n/11,tl/1,articles/1901,n/19,t/1,d/1,content_b/1201,n/12,articles/2701,n/27,t/2,"
+        "t/3,d/4,articles/2601,n/26,articles/2501,n/25,t/4,d/3,articles/2401,n/24,"
+        "article_feed_b/1301,n/13"
+    )
+    assert get_path(client, "/elsewhere").headers["Cache-Tags"] == "redirections/2,d/1"
+
+
+def test_cache_tags_of_a_collection_start_with_its_path(client):
+    response = client.get("/api/pages?itemsPerPage=2")
     tags = response.headers["Cache-Tags"].split(",")
-    assert tags[:2] == ["s1101", "n11"]  # the item first
-    for expected in ("s1901", "n19", "t1", "s1201", "n12", "s1301", "s2701", "d1"):
-        assert expected in tags
-    assert all(re.fullmatch(r"[sndtr]\d+", t) for t in tags)
+    first = response.json["hydra:member"][0]
+    assert tags[:4] == [
+        "pages",
+        first["@id"].replace("/api/pages/", "p/"),
+        first["node"]["@id"].replace("/api/nodes/", "n/"),
+        first["translation"]["@id"].replace("/api/translations/", "tl/"),
+    ]
     assert len(tags) == len(set(tags))
+    assert client.get("/api/realms/1").headers["Cache-Tags"] == "realms/1"
+
+
+@pytest.mark.parametrize(
+    ("iri", "tag"),
+    [
+        ("/api/documents/3", "d/3"),
+        ("/api/nodes/7", "n/7"),
+        ("/api/nodes_sources/7", "ns/7"),
+        ("/api/tags/3", "t/3"),
+        ("/api/translations/1", "tl/1"),
+        ("/api/pages/7", "p/7"),
+        ("/api/custom_forms/2", "cf/2"),
+        ("/api/folders/4", "f/4"),
+        ("/api/content_blocks/12", "content_b/12"),
+        ("/api/pages", "pages"),
+        ("/api/articles/5", "articles/5"),
+        ("/.well-known/genid/4f2a", None),
+        ("_:head-en-1101", None),
+        ("/api/web_response_by_path?path=/about", None),
+        ("/api/pages?page=2", None),
+    ],
+)
+def test_compact_tag_follows_roadiz(iri, tag):
+    assert compact_tag(iri) == tag
 
 
 def test_cache_tags_are_bounded(make_app):
@@ -67,12 +111,24 @@ def test_cache_tags_are_bounded(make_app):
     assert tags.endswith(",overflow")
 
 
-def test_link_alternates_list_other_shown_translations(client):
-    assert get_path(client, "/about").headers["Link"] == (
-        '</a-propos>; rel="alternate"; hreflang="fr"'
-    )  # de is unavailable
-    assert get_path(client, "/fr/blog").headers["Link"] == '</blog>; rel="alternate"; hreflang="en"'
-    assert "Link" not in get_path(client, "/blog/english-only-note").headers
+def test_link_alternates_exact_values(client):
+    """Own translation included, in translation order; title = Base64 of the translation name;
+    attribute order fixed (the official client reads them by position); joined by `,`."""
+    en = 'rel="alternate"; hreflang="en"; title="RW5nbGlzaA=="; type="text/html"'
+    fr = 'rel="alternate"; hreflang="fr"; title="RnJhbsOnYWlz"; type="text/html"'
+    assert get_path(client, "/about").headers["Link"] == f"</about>; {en},</a-propos>; {fr}"
+    assert get_path(client, "/fr/blog").headers["Link"] == f"</blog>; {en},</fr/blog>; {fr}"
+    assert client.get("/api/pages/1101").headers["Link"] == f"</about>; {en},</a-propos>; {fr}"
+    # de is unavailable: not shown; a page alone in its node still names itself
+    assert get_path(client, "/blog/english-only-note").headers["Link"] == (
+        f"</blog/english-only-note>; {en}"
+    )
+
+
+def test_link_alternates_decode_to_the_translation_names(client):
+    link = get_path(client, "/about").headers["Link"]
+    titles = re.findall(r'title="([^"]*)"', link)
+    assert [b64decode(t).decode() for t in titles] == ["English", "Français"]
 
 
 def test_s_maxage_never_outlives_the_next_publication(make_app):

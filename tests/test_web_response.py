@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import DEMO_SOCIAL_HEAD, get_path, problem_detail, titles
+from tests.helpers import DEMO_SOCIAL_HEAD, EN, get_path, problem_detail, titles
 
 NOT_RESOLVED = "None of the chained PathResolverInterface were able to resolve path"
 
 HEAD_SETTINGS = {
     "googleAnalytics": "UA-000000-1",
     "googleTagManager": "GTM-DEMO",
+    "matomoTagManager": None,  # no matomo_tag_manager_id setting
     "matomoUrl": "https://matomo.example.org/",
     "matomoSiteId": "7",
     "siteName": "Demo Site",
@@ -40,6 +41,7 @@ def test_envelope_fields_in_seed_order(client):
         "blocks",
         "realms",
         "hidingBlocks",
+        "maxAge",
         "fooBar",
     ]  # fmt: skip  (fooBar: the demo configuration's decoration, see test_extension_points)
     assert body["@context"] == "/api/contexts/WebResponse"
@@ -47,6 +49,7 @@ def test_envelope_fields_in_seed_order(client):
     assert body["@type"] == "WebResponse"
     assert body["realms"] == []
     assert body["hidingBlocks"] is False
+    assert body["maxAge"] == 30 * 60  # the about node's ttl: 30 minutes
 
 
 def test_page_item_has_every_field_with_nulls_and_empty_lists(client):
@@ -60,6 +63,7 @@ def test_page_item_has_every_field_with_nulls_and_empty_lists(client):
         "url": "/about",
         "node": {"@type": "Node", "@id": "/api/nodes/11", "visible": True, "position": 2,
                  "tags": []},
+        "translation": EN,
         "content": "Demo Site was founded in 2019 by neighbours who wanted **one place** for "
                    "local news.",
         "subTitle": "Our story",
@@ -79,6 +83,7 @@ def test_page_item_has_every_field_with_nulls_and_empty_lists(client):
                     "tags": [{"@type": "Tag", "@id": "/api/tags/1", "slug": "news",
                               "name": "News", "visible": True, "parent": None}],
                 },
+                "translation": EN,
             }
         ],
         "sticky": False,
@@ -86,6 +91,7 @@ def test_page_item_has_every_field_with_nulls_and_empty_lists(client):
         "users": [],
         "metaTitle": "About Demo Site",
         "metaDescription": "Who runs Demo Site and why.",
+        "urlAliases": [],
     }  # fmt: skip
 
 
@@ -97,6 +103,7 @@ def test_head_of_a_page_with_its_own_meta(client):
         **HEAD_SETTINGS,
         "metaTitle": "About Demo Site",
         "metaDescription": "Who runs Demo Site and why.",
+        "noIndex": False,
         "policyUrl": "/legal",
         **SOCIAL,
         "homePageUrl": "/",
@@ -140,10 +147,11 @@ def test_walker_objects_have_the_web_response_fields_and_deterministic_ids(clien
 def test_block_items_are_shaped_by_their_type_and_the_operation_groups(client):
     first = get_path(client, "/").json["blocks"][0]["item"]
     assert list(first) == [
-        "@id", "@type", "title", "publishedAt", "slug", "node", "content", "image",
+        "@id", "@type", "title", "publishedAt", "slug", "node", "translation", "content", "image",
         "linkLabel", "linkUrl", "metaTitle", "metaDescription",
     ]  # fmt: skip
     assert first["@id"] == "/api/content_blocks/201"
+    assert first["translation"] == EN
     assert "position" not in first["node"]  # only on the WebResponse item's node
 
 
@@ -184,7 +192,9 @@ def test_breadcrumbs_root_first_item_excluded(client):
         "slug",
         "url",
         "node",
+        "translation",
     ]
+    assert crumbs["items"][0]["translation"] == EN
 
 
 def test_breadcrumbs_skip_an_invisible_ancestor(client):
@@ -274,9 +284,12 @@ def test_redirection_to_an_external_uri(client):
     body = get_path(client, "/elsewhere").json
     assert body["item"] == {
         "@type": "Redirection",
+        "@id": "/api/redirections/2",  # the second redirection of the fixture
         "redirectUri": "https://example.org/",
         "type": 302,
+        "url": "https://example.org/",
     }
+    assert body["maxAge"] == 0  # no node, no ttl
     assert body["breadcrumbs"]["items"] == []
     assert body["blocks"] == []
     assert body["realms"] == []

@@ -1,0 +1,119 @@
+"""Response conventions Roadiz clients rely on (roadiz-read-surface.md §7, issue 14 item 8):
+WebResponse.maxAge, the head's noIndex / tiktokUrl / matomoTagManager, every node source's
+`translation`, the WebResponse item's `urlAliases`, the external redirection's `@id` and `url`.
+Cache-Tags and Link: tests/test_http_caching.py."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from app.auth import PREVIEW_ROLE, mint_token
+from tests.conftest import JWT_SECRET, demo_site
+from tests.helpers import EN, FR, get_path, node
+
+TIKTOK = "https://www.tiktok.com/@demosite"
+MATOMO_TAG_MANAGER = "https://matomo.example.org/js/container_AbC123.js"
+
+
+def conventions_site() -> dict[str, Any]:
+    """The demo site with the optional head settings set, a Page field `no_index` (true on
+    `about`), and the `team` node's ttl at 0."""
+    site = demo_site()
+    site["settings"]["tiktok_url"] = TIKTOK
+    site["settings"]["matomo_tag_manager_id"] = MATOMO_TAG_MANAGER
+    page = next(t for t in site["node_types"] if t["name"] == "Page")
+    page["fields"].append({"name": "no_index", "type": "boolean"})
+    node(site, "about")["sources"]["en"]["fields"]["no_index"] = True
+    node(site, "team")["ttl"] = 0
+    return site
+
+
+@pytest.fixture(scope="module")
+def custom(make_app):
+    return make_app(conventions_site()).test_client()
+
+
+def test_max_age_is_the_node_ttl_in_seconds(client, custom):
+    assert get_path(client, "/about").json["maxAge"] == 1800  # ttl 30 minutes
+    assert get_path(client, "/blog").json["maxAge"] == 300  # BlogPost default_ttl 5
+    assert get_path(custom, "/team").json["maxAge"] == 0  # ttl 0
+    assert get_path(client, "/elsewhere").json["maxAge"] == 0  # an external redirection
+
+
+def test_head_optional_settings_are_null_when_unset(client):
+    head = get_path(client, "/about").json["head"]
+    assert (head["noIndex"], head["tiktokUrl"], head["matomoTagManager"]) == (False, None, None)
+
+
+def test_head_reads_the_optional_settings(custom):
+    for body in (get_path(custom, "/blog").json, custom.get("/api/common_content").json):
+        head = body["head"]
+        assert (head["tiktokUrl"], head["matomoTagManager"]) == (TIKTOK, MATOMO_TAG_MANAGER)
+        assert head["noIndex"] is False
+
+
+def test_no_index_comes_from_a_no_index_field_of_the_node_type(custom):
+    assert get_path(custom, "/about").json["head"]["noIndex"] is True
+    assert get_path(custom, "/a-propos").json["head"]["noIndex"] is False  # unset: false
+    assert get_path(custom, "/about").json["item"]["noIndex"] is True  # an ordinary field too
+
+
+def test_every_node_source_carries_its_translation(client):
+    body = get_path(client, "/fr/blog").json
+    assert body["item"]["translation"] == FR
+    walked = [w["item"]["translation"] for w in body["blocks"]]
+    assert walked and all(t == FR for t in walked)
+    members = client.get("/api/pages?_locale=fr").json["hydra:member"]
+    assert members and all(m["translation"] == FR for m in members)
+    members = client.get("/api/articles?_locale=en").json["hydra:member"]
+    assert members and all(m["translation"] == EN for m in members)
+    assert client.get("/api/pages/1102").json["translation"] == FR
+
+
+def test_url_aliases_on_the_web_response_item_only(client):
+    item = get_path(client, "/a-propos").json["item"]
+    assert item["urlAliases"] == [{"@type": "UrlAlias", "alias": "a-propos"}]
+    assert get_path(client, "/about").json["item"]["urlAliases"] == []
+    assert "urlAliases" not in client.get("/api/pages/1102").json
+    reference = get_path(client, "/a-propos").json["item"]["nodeReferences"][0]
+    assert "urlAliases" not in reference
+
+
+def test_preview_links_an_unavailable_translation_too(client):
+    token = mint_token(JWT_SECRET, "editor", [PREVIEW_ROLE], timedelta(minutes=5))
+    response = get_path(client, "/about", headers={"Authorization": f"Bearer {token}"})
+    assert response.headers["Link"].count('rel="alternate"') == 2  # no preview: en and fr
+    preview = client.get(
+        "/api/web_response_by_path",
+        query_string={"path": "/about", "_preview": "1"},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert preview.headers["Link"] == (  # the site's translation order
+        '</de/about>; rel="alternate"; hreflang="de"; title="RGV1dHNjaA=="; type="text/html",'
+        '</about>; rel="alternate"; hreflang="en"; title="RW5nbGlzaA=="; type="text/html",'
+        '</a-propos>; rel="alternate"; hreflang="fr"; title="RnJhbsOnYWlz"; type="text/html"'
+    )
+
+
+def test_openapi_documents_the_conventions(client):
+    schemas = client.get("/api/docs.json").json["components"]["schemas"]
+    web_response = schemas["WebResponse"]
+    assert web_response["properties"]["maxAge"]["type"] == "integer"
+    assert "maxAge" in web_response["required"]
+    head = schemas["NodesSourcesHead"]
+    for name in ("noIndex", "tiktokUrl", "matomoTagManager"):
+        assert name in head["properties"] and name in head["required"]
+    assert head["properties"]["noIndex"]["type"] == "boolean"
+    assert "urlAliases" in schemas["PageWebResponseItem"]["required"]
+    assert "urlAliases" not in schemas["PageResource"]["properties"]
+    assert "translation" in schemas["PageItem"]["required"]
+    assert list(schemas["Translation"]["properties"]) == [
+        "@id", "@type", "name", "defaultTranslation", "available", "locale",
+    ]  # fmt: skip
+    assert set(schemas["Translation"]["required"]) == set(schemas["Translation"]["properties"])
+    redirection = schemas["Redirection"]
+    assert list(redirection["properties"]) == ["@type", "@id", "redirectUri", "type", "url"]
+    assert set(redirection["required"]) == set(redirection["properties"])
