@@ -149,7 +149,13 @@ def _resource_schemas(site: SiteModel, schemas: SchemaRegistry, converter: Any) 
             out[f"{node_type.name}{suffix}"] = json_schema
     names = [t.name for t in types]
     out["NodeSource"] = _one_of([f"{n}Resource" for n in names])
-    member = _one_of([f"{n}Item" for n in names])
+    # /api/nodes_sources lists blocks too, and properties[] keeps only the fields it names
+    out["SparseNodeSource"] = {
+        "type": "object",
+        "properties": {"@id": {"type": "string"}, "@type": {"type": "string"}},
+        "required": ["@id", "@type"],
+    }
+    member = {"anyOf": [_ref(f"{n}Item") for n in names] + [_ref("SparseNodeSource")]}
     view = {
         "type": "object",
         "properties": {
@@ -157,9 +163,20 @@ def _resource_schemas(site: SiteModel, schemas: SchemaRegistry, converter: Any) 
             "@type": {"const": "hydra:PartialCollectionView"},
             **{f"hydra:{k}": {"type": "string"} for k in ("first", "last", "previous", "next")},
         },
-        "required": ["@id", "@type", "hydra:first", "hydra:last"],
+        "required": ["@id", "@type"],
         "additionalProperties": False,
     }
+    out["IriTemplate"] = _object({
+        "@type": {"const": "hydra:IriTemplate"},
+        "hydra:template": {"type": "string"},
+        "hydra:variableRepresentation": {"const": "BasicRepresentation"},
+        "hydra:mapping": {"type": "array", "items": _object({
+            "@type": {"const": "IriTemplateMapping"},
+            "variable": {"type": "string"},
+            "property": {"type": "string"},
+            "required": {"type": "boolean"},
+        })},
+    })  # fmt: skip
     out["NodeSourceCollection"] = _object({
         "@context": {"type": "string"},
         "@id": {"type": "string"},
@@ -167,7 +184,8 @@ def _resource_schemas(site: SiteModel, schemas: SchemaRegistry, converter: Any) 
         "hydra:totalItems": {"type": "integer", "minimum": 0},
         "hydra:member": {"type": "array", "items": member},
         "hydra:view": view,
-    })  # fmt: skip
+        "hydra:search": _ref("IriTemplate"),
+    }) | {"required": ["@context", "@id", "@type", "hydra:totalItems", "hydra:member"]}  # fmt: skip
     home = _one_of([f"{n}CommonContentItem" for n in names])
     home["oneOf"].append({"type": "null"})
     out["CommonContent"] = _object({

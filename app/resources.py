@@ -2,30 +2,22 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlencode
 
-from pymongo import ASCENDING, DESCENDING
 from werkzeug.datastructures import MultiDict
 
 from app.context import RequestContext
-from app.errors import BadRequest, NotFound
+from app.errors import NotFound
 from app.fixture.materialise import document_summary, tag_summary
+from app.listing import sources as sources_listing
 from app.locale import resolve_translation
-from app.realms import decide, denied_realm_ids, may_see, realm_view
-from app.redact import SECRET_PARAMETERS
+from app.realms import decide, may_see, realm_view
 from app.site import NodeType
 from app.web_response import ItemDumper
 from schemas.fields import document_dumper, node_schema, tag_schema
 
-ITEMS_PER_PAGE = 30
-MAX_ITEMS_PER_PAGE = 100
-ORDERS = {"publishedAt": "published_at", "position": "node.position"}
 DISPLAY = frozenset({"document_display", "tag_base", "tag_parent"})
-_DIGITS = re.compile(r"[0-9]{1,9}")  # ASCII only: str.isdigit() also accepts "²"
-_SLUGS = re.compile(r"[a-z0-9][a-z0-9._-]*(,[a-z0-9][a-z0-9._-]*)*")
 
 
 @dataclass(frozen=True)
@@ -62,102 +54,10 @@ def source_item(context: RequestContext, plural: str, source_id: int) -> Reply:
     return Reply(body, source["locale"], node["ttl"], source, protected=bool(node["realm_ids"]))
 
 
-@dataclass(frozen=True)
-class CollectionQuery:
-    page: int
-    per_page: int
-    locale: str | None
-    tags: list[str]
-    visible: bool | None
-    sort: list[tuple[str, int]]
-
-
-def _int(args: MultiDict, name: str, default: int, low: int, high: int) -> int:
-    value = args.get(name)
-    if value is None:
-        return default
-    if not _DIGITS.fullmatch(value) or not low <= int(value) <= high:
-        raise BadRequest(f"{name} must be an integer from {low} to {high}")
-    return int(value)
-
-
-def parse_collection(args: MultiDict) -> CollectionQuery:
-    """Strict parsing of the collection parameters; anything malformed is a 400."""
-    tags = args.get("tags")
-    if tags is not None and not _SLUGS.fullmatch(tags):
-        raise BadRequest("tags must be comma-separated tag slugs")
-    visible = args.get("node.visible")
-    if visible not in (None, "true", "false"):
-        raise BadRequest("node.visible must be true or false")
-    sort = []
-    for key, value in args.items(multi=True):
-        if key.startswith("order[") and key.endswith("]"):
-            field = ORDERS.get(key[6:-1])
-            if field is None or value not in ("asc", "desc"):
-                raise BadRequest("order must be order[publishedAt] or order[position], asc or desc")
-            sort.append((field, ASCENDING if value == "asc" else DESCENDING))
-    return CollectionQuery(
-        page=_int(args, "page", 1, 1, 1_000_000),
-        per_page=_int(args, "itemsPerPage", ITEMS_PER_PAGE, 1, MAX_ITEMS_PER_PAGE),
-        locale=args.get("_locale"),
-        tags=tags.split(",") if tags else [],
-        visible=None if visible is None else visible == "true",
-        # _id breaks ties in the direction of the last key, as the indexes are built
-        sort=[*(sort := sort or [("published_at", DESCENDING)]), ("_id", sort[-1][1])],
-    )
-
-
-def _page_iri(path: str, args: MultiDict, page: int) -> str:
-    kept = [(k, v) for k, v in args.items(multi=True) if k != "page" and k not in SECRET_PARAMETERS]
-    params = kept + [("page", str(page))]
-    return f"{path}?{urlencode(params)}"
-
-
 def source_collection(context: RequestContext, plural: str, path: str, args: MultiDict) -> Reply:
-    """A hydra:Collection of the shown sources of one reachable type in one translation."""
-    node_type = reachable_type(context, plural)
-    parsed = parse_collection(args)
-    translation = resolve_translation(
-        context.site, locale=parsed.locale, accept_language=None, preview=context.visibility.preview
-    )
-    denied = denied_realm_ids(context)
-    query: dict[str, Any] = {"type": node_type.name, "locale": translation.locale}
-    if denied:
-        query["node.realm_ids"] = {"$nin": denied}
-    if parsed.tags:
-        # Ids, not `node.tags.slug`: FerretDB does not match $all through arrays of documents.
-        # An unknown slug becomes id 0, which no tag has: nothing matches, as it should.
-        query["node.tag_ids"] = {"$all": [context.site.tag_ids.get(t, 0) for t in parsed.tags]}
-    if parsed.visible is not None:
-        query["node.visible"] = parsed.visible
-    members, total = context.site.generation.sources_page(
-        query,
-        context.visibility,
-        sort=parsed.sort,
-        skip=(parsed.page - 1) * parsed.per_page,
-        limit=parsed.per_page,
-    )
-    dump = ItemDumper(context, frozenset(node_type.operation_groups()))
-    last = max(1, -(-total // parsed.per_page))
-    view: dict[str, Any] = {
-        "@id": _page_iri(path, args, parsed.page),
-        "@type": "hydra:PartialCollectionView",
-        "hydra:first": _page_iri(path, args, 1),
-        "hydra:last": _page_iri(path, args, last),
-    }
-    if parsed.page > 1:
-        view["hydra:previous"] = _page_iri(path, args, parsed.page - 1)
-    if parsed.page < last:
-        view["hydra:next"] = _page_iri(path, args, parsed.page + 1)
-    body = {
-        "@context": f"/api/contexts/{node_type.name}",
-        "@id": path,
-        "@type": "hydra:Collection",
-        "hydra:totalItems": total,
-        "hydra:member": [dump(s) for s in members],
-        "hydra:view": view,
-    }
-    return Reply(body, translation.locale)
+    """A hydra:Collection of node sources (app/listing/sources.py)."""
+    body = sources_listing.collection(context, plural, path, args)
+    return Reply(body, args.get("_locale"))
 
 
 def _locale(context: RequestContext, args: MultiDict) -> str:

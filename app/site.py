@@ -87,6 +87,7 @@ class NodeType:
     plural: str
     default_ttl: int
     fields: tuple[FieldDef, ...]
+    publishable: bool = False
 
     def is_link(self) -> bool:
         """A menu link: not reachable itself, its `url` is where it points (present.link_url)."""
@@ -118,7 +119,8 @@ class NodeType:
             for f in doc["fields"]
             if f["type"] != "children_nodes"
         )
-        return cls(doc["_id"], doc["reachable"], doc["plural"], doc["default_ttl"], fields)
+        return cls(doc["_id"], doc["reachable"], doc["plural"], doc["default_ttl"], fields,
+                   bool(doc.get("publishable")))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,7 @@ class Translation:
     default: bool
     available: bool
     override_locale: str | None
+    id: int = 0  # the IRI id (/api/translations/<id>)
 
     def matches(self, locale: str) -> bool:
         return locale in (self.locale, self.override_locale)
@@ -183,7 +186,12 @@ class SiteModel:
             node_types={d["_id"]: NodeType.from_document(d) for d in generation.all("node_types")},
             translations={
                 d["_id"]: Translation(
-                    d["_id"], d["name"], d["default"], d["available"], d["override_locale"]
+                    d["_id"],
+                    d["name"],
+                    d["default"],
+                    d["available"],
+                    d["override_locale"],
+                    d.get("id", 0),
                 )
                 for d in generation.all("translations")
             },

@@ -63,6 +63,39 @@ INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
             ],
             {},
         ),
+        # node-source collections (app/listing): per type or across types, in the default order
+        # (_id) or by date or position; `locale` leads as every listing names its translations
+        (
+            "type_id",
+            [
+                ("locale", ASCENDING),
+                ("type", ASCENDING),
+                ("node.status", ASCENDING),
+                ("_id", ASCENDING),
+            ],
+            {},
+        ),  # fmt: skip
+        ("status_id", [("locale", ASCENDING), ("node.status", ASCENDING), ("_id", ASCENDING)], {}),
+        (
+            "status_published",
+            [
+                ("locale", ASCENDING),
+                ("node.status", ASCENDING),
+                ("published_at", DESCENDING),
+                ("_id", DESCENDING),
+            ],
+            {},
+        ),  # fmt: skip
+        (
+            "status_position",
+            [
+                ("locale", ASCENDING),
+                ("node.status", ASCENDING),
+                ("node.position", ASCENDING),
+                ("_id", ASCENDING),
+            ],
+            {},
+        ),  # fmt: skip
         # homes of every translation (head, common content)
         ("home", [("node.home", ASCENDING), ("locale", ASCENDING)], {}),
         # the policy pages of the site model, by node name
@@ -86,6 +119,17 @@ WHOLE_READ_KINDS = ("translations", "settings", "node_types", "realms", "tags")
 # by `paths`. Sources that will not be expanded leave out their child ids too.
 LISTED = {"alternates": 0, "url_aliases": 0, "node.ancestors": 0}
 WITHOUT_CHILDREN = {**LISTED, "node.children": 0}
+
+
+def _with(query: dict[str, Any], rule: dict[str, Any]) -> dict[str, Any]:
+    """`query` and `rule` together; a field both constrain is ANDed."""
+    merged = dict(query)
+    for key, condition in rule.items():
+        if key in merged:
+            merged["$and"] = [*merged.get("$and", []), {key: condition}]
+        else:
+            merged[key] = condition
+    return merged
 
 
 def collection_name(kind: str, version: int) -> str:
@@ -213,12 +257,16 @@ class Generation:
         sort: list[tuple[str, int]],
         skip: int,
         limit: int,
+        index: str,
     ) -> tuple[list[dict[str, Any]], int]:
-        """One page of the sources matching `query` that `visibility` may see, and their total."""
-        query = {**query, **source_filter(visibility)}
-        sources = self._collection("sources")
-        page = list(sources.find(query, batch_size=limit + 1).sort(sort).skip(skip).limit(limit))
-        return page, self._collection("sources").count_documents(query)
+        """One page of the sources matching `query` that `visibility` may see, and their total
+        (counted on the index, never by reading the documents). `limit` 0 reads no page."""
+        query = _with(query, source_filter(visibility))
+        page: list[dict[str, Any]] = []
+        if limit > 0:
+            cursor = self._collection("sources").find(query, LISTED, batch_size=limit + 1)
+            page = list(cursor.sort(sort).hint(index).skip(skip).limit(limit))
+        return page, self._collection("sources").count_documents(query, hint=index)
 
     def sources_by_ids(self, source_ids: list[int]) -> list[dict[str, Any]]:
         """Sources by id, whatever their publication (callers apply app.realms.may_see)."""

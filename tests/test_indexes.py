@@ -32,9 +32,12 @@ CREDENTIALS = [
 ]
 COLLECTION_QUERIES = [
     "",
-    "?tags=news,featured&node.visible=true",
+    "?intersect[node.nodesTags.tag.tagName][]=news&intersect[node.nodesTags.tag.tagName][]=featured"
+    "&node.visible=true",
     "?order[publishedAt]=asc&itemsPerPage=2&page=2",
-    "?order[position]=desc&_locale=fr",
+    "?order[node.position]=desc&_locale=fr",
+    "?order[publishedAt]=DESC&publishedAt[archive]=2024&node.parent=17&title=a",
+    "?reachable=true&tagGroup[]=news,events&not[node.id][]=19&itemsPerPage=0",
 ]
 
 
@@ -123,7 +126,7 @@ def crawl(make_app):
                 common = f"/api/common_content?_locale={locale}"
                 iris(client.get(common, headers=headers).json, found)
                 client.get(f"{common}&_preview=1", headers=headers)
-            for plural in ("pages", "articles"):
+            for plural in ("pages", "articles", "nodes_sources"):
                 for query in COLLECTION_QUERIES:
                     iris(client.get(f"/api/{plural}{query}", headers=headers).json, found)
             for iri in sorted(found):
@@ -155,7 +158,17 @@ def test_every_query_is_served_by_an_index(crawl):
 def test_the_sort_of_a_feed_and_a_collection_comes_from_their_index(crawl):
     log, _ = crawl
     sorted_reads = {(q.method, serving_index(q, SOURCES)) for q in log if q.sort and q.filter}
-    assert sorted_reads == {("find", "feed"), ("find", "position")}
+    assert sorted_reads == {
+        ("find", name)
+        for name in (
+            "feed",
+            "position",
+            "type_id",
+            "status_id",
+            "status_published",
+            "status_position",
+        )
+    }
 
 
 def test_feeds_and_collections_decide_the_publication_rule_in_their_index(crawl):
@@ -163,11 +176,15 @@ def test_feeds_and_collections_decide_the_publication_rule_in_their_index(crawl)
     checked = 0
     for query in log:
         name = serving_index(query, SOURCES)
-        if name not in ("feed", "position"):
+        if name not in ("feed", "position", "type_id", "status_id", "status_published",
+                        "status_position"):  # fmt: skip
             continue
         fields = set(bounded_fields(query, SOURCES[name]))
-        assert {"locale", "type", "node.status"} <= fields, query.describe()
-        if name == "feed" and "published_at" in query.filter:
+        typed = name in ("feed", "position", "type_id")
+        assert {"locale", "node.status"} | ({"type"} if typed else set()) <= fields, (
+            query.describe()
+        )
+        if name in ("feed", "status_published") and "published_at" in query.filter:
             assert "published_at" in fields, query.describe()
         checked += 1
     assert checked > 20

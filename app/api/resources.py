@@ -10,6 +10,8 @@ from flask_smorest import Blueprint
 from app import resources
 from app.context import RequestContext
 from app.http import cached, send
+from app.listing import sources as sources_listing
+from app.listing.params import MAX_PAGE
 from app.requests import request_context
 from app.resources import Reply
 
@@ -45,41 +47,49 @@ def source_get(plural: str, source_id: int) -> Response:
     return _reply(lambda context: resources.source_item(context, plural, source_id))
 
 
-# Schemas of the collection parameters, as app.resources.parse_collection accepts them.
-ORDER = {"type": "string", "enum": ["asc", "desc"]}
-TAGS = {"type": "string", "pattern": r"^[a-z0-9][a-z0-9._-]*(,[a-z0-9][a-z0-9._-]*)*$"}
+def _collection_parameters() -> list[dict]:
+    """The query parameters of node-source collections, from the filters themselves."""
+    found = [
+        {
+            "name": v.name,
+            "in": "query",
+            "required": False,
+            "schema": v.schema,
+            "description": v.description,
+        }
+        for v in sources_listing.VARIABLES
+    ]
+    found += [
+        {
+            "name": "page",
+            "in": "query",
+            "required": False,
+            "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE},
+            "description": "Page, from 1",
+        },
+        {
+            "name": "itemsPerPage",
+            "in": "query",
+            "required": False,
+            "schema": {"type": "integer", "minimum": 0},
+            "description": "Members per page (default 15; more than 50 is read as 50)",
+        },
+        {
+            "name": "properties[]",
+            "in": "query",
+            "required": False,
+            "schema": {"type": "array", "items": {"type": "string"}},
+            "description": "Sparse fields (properties[node][]=visible for nested ones)",
+        },
+    ]
+    return found
 
 
 @blp.route("/<string:plural>")
 @blp.doc(
-    summary="Node sources of a reachable node type (hydra:Collection)",
+    summary="Node sources of a reachable node type, or of every type (/api/nodes_sources)",
     operationId="source_collection",
-    parameters=[
-        {
-            "name": n,
-            "in": "query",
-            "required": False,
-            "schema": schema,
-            "description": d,
-        }
-        for n, schema, d in (
-            ("_locale", {"type": "string"}, "Translation (default: the default translation)"),
-            ("tags", TAGS, "Comma-separated tag slugs; items must carry all of them"),
-            ("node.visible", {"type": "string", "enum": ["true", "false"]}, "true or false"),
-            ("order[publishedAt]", ORDER, "asc or desc (default desc)"),
-            ("order[position]", ORDER, "asc or desc"),
-            (
-                "page",
-                {"type": "integer", "minimum": 1, "maximum": 1_000_000},
-                "Page number, from 1",
-            ),
-            (
-                "itemsPerPage",
-                {"type": "integer", "minimum": 1, "maximum": 100},
-                "1 to 100 (default 30)",
-            ),
-        )
-    ],
+    parameters=_collection_parameters(),
 )
 def source_collection(plural: str) -> Response:
     return _reply(lambda c: resources.source_collection(c, plural, request.path, request.args))
