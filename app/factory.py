@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from app import cors, db, errors, requests
+from app import cors, db, errors, negotiation, requests
 from app.auth import check_secret, token_command
 from app.config import DEFAULTS, plain_environment
 from app.extensions import walker_definitions, web_response_transformer
@@ -61,6 +61,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(docs.blp)
     app.register_blueprint(contexts.blp)
+    app.wsgi_app = negotiation.FormatSuffix(app.wsgi_app)  # type: ignore[method-assign]
     if app.config["BENCH_FLOOR"]:
         from app.api import floor
 

@@ -6,8 +6,10 @@ import hashlib
 import re
 from typing import Any
 
+import orjson
 from flask import Response, current_app, request
 
+from app import negotiation
 from app.context import RequestContext
 from app.jsonld import LD_JSON, dumps
 from app.response_cache import CachedResponse
@@ -124,18 +126,14 @@ def cached(context: RequestContext, *, language: bool) -> tuple[tuple | None, Re
 def replay(cached: CachedResponse, context: RequestContext) -> Response:
     """The Response of a stored payload, with Cache-Control computed for now; 304 when the
     client's If-None-Match matches. Each media type has its own ETag."""
-    mimetype = _mimetype()
-    response = Response(cached.payload, mimetype=mimetype)
+    mimetype = negotiation.mimetype(request)
+    payload = cached.payload
+    if mimetype != LD_JSON:
+        payload = dumps(negotiation.plain(orjson.loads(payload), context.site.node_types))
+    response = Response(payload, mimetype=mimetype)
     for name, value in cached.headers.items():
         response.headers[name] = value
     if mimetype != LD_JSON:
         response.headers["ETag"] = cached.headers["ETag"][:-1] + '-json"'
     response.headers["Cache-Control"] = cache_control(context, cached.s_maxage)
     return response.make_conditional(request)
-
-
-def _mimetype() -> str:
-    accepted = request.accept_mimetypes
-    if accepted["application/json"] > accepted[LD_JSON]:
-        return "application/json"
-    return LD_JSON

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 from flask import Flask, Response, current_app, g, request
 
+from app import negotiation
 from app.auth import check_preview, request_credentials, wants_preview
 from app.context import RequestContext
 from app.errors import ApiError, BadRequest
@@ -43,7 +44,11 @@ def _check_request() -> None:
             request.args.getlist(name)
         ) > 1:
             raise BadRequest(f'"{name}" must be given once')
-    if request.path.startswith("/api/") and not request.path.startswith("/api/docs"):
+    if (
+        request.path.startswith("/api/")
+        and not request.path.startswith("/api/docs")
+        and not negotiation.has_suffix(request)
+    ):
         accepted = request.accept_mimetypes
         if request.headers.get("Accept") and not any(accepted[t] for t in JSON_TYPES):
             raise NotAcceptable(
