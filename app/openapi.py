@@ -9,10 +9,11 @@ from typing import Any
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
+from app.listing.openapi import schemas as listing_schemas
 from app.realms import SCHEMES
 from app.resources import DISPLAY
 from app.site import COMMON_CONTENT_GROUPS, SiteModel
-from schemas.fields import document_schema, node_schema, tag_schema
+from schemas.fields import document_schema, node_schema
 from schemas.items import SchemaRegistry
 
 WEB_RESPONSE_PATH = "/api/web_response_by_path"
@@ -92,7 +93,12 @@ RESPONSES: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]] = {
     "/api/{plural}": ("A page of node sources", "NodeSourceCollection", JSON_LD, API_ERRORS),
     "/api/nodes/{node_id}": ("A node", "Node", JSON_LD, API_ERRORS),
     "/api/documents/{document_id}": ("A document", "Document", JSON_LD, API_ERRORS),
-    "/api/tags/{tag_id}": ("A tag", "Tag", JSON_LD, API_ERRORS),
+    "/api/tags/{tag_id}": ("A tag, with its parents", "TagResource", JSON_LD, API_ERRORS),
+    "/api/tags": ("A page of tags", "TagCollection", JSON_LD, API_ERRORS),
+    "/api/translations": ("A page of translations", "TranslationCollection", JSON_LD, API_ERRORS),
+    "/api/translations/{translation_id}": ("A translation", "TranslationResource", JSON_LD,
+                                           API_ERRORS),
+    "/api/documents": ("A page of public documents", "DocumentCollection", JSON_LD, API_ERRORS),
     "/api/realms/{realm_id}": ("A realm", "Realm", JSON_LD, API_ERRORS),
 }  # fmt: skip
 
@@ -199,7 +205,7 @@ def _resource_schemas(site: SiteModel, schemas: SchemaRegistry, converter: Any) 
     node = converter.schema2jsonschema(node_schema(DISPLAY, with_position=True))
     out["Node"] = _with_context(node, nodeName={"type": "string"}, nodeType={"type": "string"})
     out["Document"] = _with_context(converter.schema2jsonschema(document_schema(DISPLAY)))
-    out["Tag"] = _with_context(converter.schema2jsonschema(tag_schema(DISPLAY)))
+    out.update(listing_schemas())
     out["Realm"] = _object({
         "@context": {"type": "string"},
         "@type": {"const": "Realm"},
@@ -217,7 +223,7 @@ def _resource_schemas(site: SiteModel, schemas: SchemaRegistry, converter: Any) 
 def _path_parameters(document: dict[str, Any], site: SiteModel) -> None:
     """Path parameters as the converters of the routes accept them: `plural` one of the reachable
     types' plurals (any other is 404), ids non-negative integers."""
-    plurals = sorted(t.plural for t in site.reachable_types())
+    plurals = sorted([*(t.plural for t in site.reachable_types()), "nodes_sources"])
     for item in document["paths"].values():
         for parameter in item.get("parameters", []):
             if parameter["in"] == "path" and parameter["name"] == "plural":

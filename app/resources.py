@@ -15,7 +15,7 @@ from app.locale import resolve_translation
 from app.realms import decide, may_see, realm_view
 from app.site import NodeType
 from app.web_response import ItemDumper
-from schemas.fields import document_dumper, node_schema, tag_schema
+from schemas.fields import document_dumper, node_schema
 
 DISPLAY = frozenset({"document_display", "tag_base", "tag_parent"})
 
@@ -98,16 +98,6 @@ def document_item(context: RequestContext, document_id: int, args: MultiDict) ->
     summary = document_summary(document | {"id": document["_id"]}, locale)
     return Reply({"@context": "/api/contexts/Document", **document_dumper(DISPLAY).dump(summary)},
                  locale)  # fmt: skip
-
-
-def tag_item(context: RequestContext, tag_id: int, args: MultiDict) -> Reply:
-    found = context.site.generation.tags([tag_id])
-    if not found:
-        raise NotFound(f"No tag {tag_id}")
-    default = context.site.default_translation.locale
-    locale = _locale(context, args)
-    summary = tag_summary(found[0] | {"id": tag_id}, locale, default)
-    return Reply({"@context": "/api/contexts/Tag", **tag_schema(DISPLAY)().dump(summary)}, locale)
 
 
 def realm_item(context: RequestContext, realm_id: int) -> Reply:

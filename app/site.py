@@ -150,6 +150,8 @@ class SiteModel:
     policy_sources: dict[str, list[dict[str, Any]]]
     # Tag ids by slug (collection filters take slugs; sources store ids).
     tag_ids: dict[str, int] = field(default_factory=dict)
+    # Every tag, in id order (a small collection, read whole: /api/tags filters it in memory).
+    tags: list[dict[str, Any]] = field(default_factory=list)
     # Future published_at values, sorted: public responses change by themselves at these moments.
     publication_times: list[datetime] = field(default_factory=list)
     cache: dict[Any, Any] = field(default_factory=dict)
@@ -173,6 +175,7 @@ class SiteModel:
     @classmethod
     def load(cls, generation: Generation) -> SiteModel:
         settings = {s["_id"]: s for s in generation.all("settings")}
+        tags = generation.all("tags")
         share = settings.get("share_image", {}).get("document")
         policy: dict[str, list[dict[str, Any]]] = {}
         for source in sorted(
@@ -200,7 +203,8 @@ class SiteModel:
             realms={r["_id"]: r for r in generation.all("realms")},
             homes={h["locale"]: h for h in generation.homes()},
             policy_sources=policy,
-            tag_ids={t["slug"]: t["_id"] for t in generation.all("tags")},
+            tag_ids={t["slug"]: t["_id"] for t in tags},
+            tags=tags,
             publication_times=generation.publication_times_after(datetime.now(UTC)),
         )
 

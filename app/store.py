@@ -107,6 +107,8 @@ INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
         ("url", [("url", ASCENDING), ("locale", ASCENDING)], {}),
     ],
     "nodes": [("parent", [("parent", ASCENDING), ("position", ASCENDING)], {})],
+    # /api/documents: public documents only, in id order
+    "documents": [("public_id", [("private", ASCENDING), ("_id", ASCENDING)], {})],
     "paths": [("source", [("source_id", ASCENDING)], {})],
 }
 
@@ -281,6 +283,17 @@ class Generation:
 
     def tags(self, tag_ids: list[int]) -> list[dict[str, Any]]:
         return list(self._collection("tags").find({"_id": {"$in": tag_ids}}))
+
+    def documents_page(
+        self, query: dict[str, Any], *, skip: int, limit: int
+    ) -> tuple[list[dict[str, Any]], int]:
+        """A page of public documents matching `query`, in id order, and their total."""
+        query = _with(query, {"private": False})
+        page: list[dict[str, Any]] = []
+        if limit > 0:
+            cursor = self._collection("documents").find(query, batch_size=limit + 1)
+            page = list(cursor.sort("_id", ASCENDING).hint("public_id").skip(skip).limit(limit))
+        return page, self._collection("documents").count_documents(query, hint="public_id")
 
     def document(self, document_id: int) -> dict[str, Any] | None:
         return self._collection("documents").find_one(

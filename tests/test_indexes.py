@@ -40,6 +40,13 @@ COLLECTION_QUERIES = [
     "?reachable=true&tagGroup[]=news,events&not[node.id][]=19&itemsPerPage=0",
 ]
 
+LISTINGS = [
+    "/api/documents",
+    "/api/documents?mimeType=image/jpeg&filename=a&itemsPerPage=1&page=2",
+    "/api/tags?parent.id=2",
+    "/api/translations?available=true",
+]
+
 
 class RecordedCursor:
     def __init__(self, cursor, query: Query):
@@ -129,6 +136,8 @@ def crawl(make_app):
             for plural in ("pages", "articles", "nodes_sources"):
                 for query in COLLECTION_QUERIES:
                     iris(client.get(f"/api/{plural}{query}", headers=headers).json, found)
+            for listing in LISTINGS:
+                iris(client.get(listing, headers=headers).json, found)
             for iri in sorted(found):
                 client.get(iri, headers=headers)
         yield log, called
@@ -157,7 +166,15 @@ def test_every_query_is_served_by_an_index(crawl):
 
 def test_the_sort_of_a_feed_and_a_collection_comes_from_their_index(crawl):
     log, _ = crawl
-    sorted_reads = {(q.method, serving_index(q, SOURCES)) for q in log if q.sort and q.filter}
+    sorted_reads = {
+        (q.method, serving_index(q, indexes_of(q.kind)))
+        for q in log
+        if q.sort and q.filter and q.kind == "sources"
+    }
+    documents = {
+        serving_index(q, indexes_of(q.kind)) for q in log if q.kind == "documents" and q.sort
+    }
+    assert documents == {"public_id"}
     assert sorted_reads == {
         ("find", name)
         for name in (

@@ -11,7 +11,8 @@ from app import resources
 from app.context import RequestContext
 from app.http import cached, send
 from app.listing import sources as sources_listing
-from app.listing.params import MAX_PAGE
+from app.listing.openapi import parameters
+from app.listing.resources import tag_item
 from app.requests import request_context
 from app.resources import Reply
 
@@ -47,49 +48,11 @@ def source_get(plural: str, source_id: int) -> Response:
     return _reply(lambda context: resources.source_item(context, plural, source_id))
 
 
-def _collection_parameters() -> list[dict]:
-    """The query parameters of node-source collections, from the filters themselves."""
-    found = [
-        {
-            "name": v.name,
-            "in": "query",
-            "required": False,
-            "schema": v.schema,
-            "description": v.description,
-        }
-        for v in sources_listing.VARIABLES
-    ]
-    found += [
-        {
-            "name": "page",
-            "in": "query",
-            "required": False,
-            "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE},
-            "description": "Page, from 1",
-        },
-        {
-            "name": "itemsPerPage",
-            "in": "query",
-            "required": False,
-            "schema": {"type": "integer", "minimum": 0},
-            "description": "Members per page (default 15; more than 50 is read as 50)",
-        },
-        {
-            "name": "properties[]",
-            "in": "query",
-            "required": False,
-            "schema": {"type": "array", "items": {"type": "string"}},
-            "description": "Sparse fields (properties[node][]=visible for nested ones)",
-        },
-    ]
-    return found
-
-
 @blp.route("/<string:plural>")
 @blp.doc(
     summary="Node sources of a reachable node type, or of every type (/api/nodes_sources)",
     operationId="source_collection",
-    parameters=_collection_parameters(),
+    parameters=parameters(sources_listing.VARIABLES),
 )
 def source_collection(plural: str) -> Response:
     return _reply(lambda c: resources.source_collection(c, plural, request.path, request.args))
@@ -110,7 +73,7 @@ def document_get(document_id: int) -> Response:
 @blp.route(f"/tags/<{ID}:tag_id>")
 @blp.doc(summary="A tag, by id", operationId="tag_get")
 def tag_get(tag_id: int) -> Response:
-    return _reply(lambda context: resources.tag_item(context, tag_id, request.args))
+    return _reply(lambda c: Reply(tag_item(c, tag_id, request.args), request.args.get("_locale")))
 
 
 @blp.route(f"/realms/<{ID}:realm_id>")
