@@ -26,8 +26,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
+# The demo configuration: the shipped example transformer (`fooBar`) is enabled by `make run` only.
+DEMO_TRANSFORMER ?= app.transformers.foo_bar:FooBarTransformer
+
 run: $(STAMP) ## Serve the demo site on http://$(HOST):$(PORT) (embedded store; MONGODB_URI to use a server)
-	$(VENV)/bin/flask --app app:create_app run --host $(HOST) --port $(PORT)
+	CMS_WEB_RESPONSE_TRANSFORMER="$${CMS_WEB_RESPONSE_TRANSFORMER-$(DEMO_TRANSFORMER)}" \
+	  $(VENV)/bin/flask --app app:create_app run --host $(HOST) --port $(PORT)
 
 serve: $(STAMP) ## Serve with gunicorn (production server), WORKERS workers
 	$(VENV)/bin/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) 'app:create_app()'

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.context import RequestContext
+from app.audience import denied, visible_home, walker_context
 from app.head import build_head
-from app.naming import camel
-from app.realms import denied, denied_realm_ids, may_see, withheld
+from app.locale import resolve_translation
+from app.naming import COMMON_CONTENT_IRI, camel, context_iri
+from app.reply import Reply
+from app.request_context import RequestContext
 from app.site import COMMON_CONTENT_GROUPS, Translation
 from app.web_response import ItemDumper
 from schemas.web_response import dump_walker
-from walkers.walker import AUTO_CHILDREN, MENU, WalkerContext, walk_many
+from walkers.walker import AUTO_CHILDREN, MENU, walk_many
 
 MENUS_MAX_LEVEL = 3
 # Root node types listed in `menus`, with the walker kind of each.
@@ -31,15 +33,8 @@ def menus(context: RequestContext, locale: str, dump: ItemDumper) -> dict[str, A
     ]
     if not roots:
         return {}
-    walker_context = WalkerContext(
-        generation=generation,
-        locale=locale,
-        visibility=context.visibility,
-        root=roots[0][0],
-        accept=lambda s: not withheld(s, context),
-        denied_realms=tuple(denied_realm_ids(context)),
-    )
-    walkers = walk_many(roots, MENUS_MAX_LEVEL, walker_context, context.definitions)
+    walking = walker_context(context, locale, roots[0][0])
+    walkers = walk_many(roots, MENUS_MAX_LEVEL, walking, context.definitions)
     return {
         camel(f"{w.item['node']['node_name']} walker"): dump_walker(w, dump, counts=True)
         for w in walkers
@@ -48,15 +43,27 @@ def menus(context: RequestContext, locale: str, dump: ItemDumper) -> dict[str, A
 
 def build_common_content(context: RequestContext, translation: Translation) -> dict[str, Any]:
     """The CommonContent body, fields in seed.md's order."""
-    site = context.site
     locale = translation.locale
     dump = ItemDumper(context, frozenset(COMMON_CONTENT_GROUPS))
-    home = site.homes.get(locale)
+    home = visible_home(context, locale)
     return {
-        "@context": "/api/contexts/CommonContent",
-        "@id": "/api/common_content",
+        "@context": context_iri("CommonContent"),
+        "@id": COMMON_CONTENT_IRI,
         "@type": "CommonContent",
-        "home": dump(home) if home is not None and may_see(home, context) else None,
+        "home": None if home is None else dump(home),
         "menus": menus(context, locale, dump),
         "head": build_head(context, locale),
     }
+
+
+def common_content_reply(
+    context: RequestContext, *, locale: str | None, accept_language: str | None
+) -> Reply:
+    """The CommonContent of the translation `_locale` or Accept-Language designates."""
+    translation = resolve_translation(
+        context.site,
+        locale=locale,
+        accept_language=accept_language,
+        preview=context.visibility.preview,
+    )
+    return Reply(build_common_content(context, translation), translation.locale)

@@ -18,8 +18,8 @@ DEFAULTS: dict[str, object] = {
     "SITE_VERSION_TTL": 1.0,
     "MONGODB_TIMEOUT_MS": 3000,
     # Dotted path of a project transformer wrapping the built-in one (docs/extending.md); None uses
-    # the built-in one alone. The demo enables the shipped example, which adds `fooBar`.
-    "WEB_RESPONSE_TRANSFORMER": "app.decorators.foo_bar:FooBarTransformer",
+    # the built-in one alone. Only the demo configuration (`make run`) enables DEMO_TRANSFORMER.
+    "WEB_RESPONSE_TRANSFORMER": None,
     # Dotted paths of modules that register walker definitions when the app is built.
     "WALKER_DEFINITION_MODULES": ["walkers.article_feed"],
     # Production mode (CMS_PRODUCTION=true) refuses to start without a strong JWT_SECRET.
@@ -30,11 +30,12 @@ DEFAULTS: dict[str, object] = {
     "RESPONSE_CACHE_SIZE": 4096,
     # Origins allowed to read the API from a browser: "*" (public content) or a list of origins.
     "CORS_ORIGINS": "*",
-    # Serve /bench/floor, the benchmark's static floor (make bench only).
-    "BENCH_FLOOR": False,
     # s-maxage (seconds) when a node has no ttl.
     "DEFAULT_S_MAXAGE": 300,
 }
+
+# The shipped example transformer (adds `fooBar`, seed.md's example): the demo configuration's.
+DEMO_TRANSFORMER = "app.transformers.foo_bar:FooBarTransformer"
 
 # Variables read without prefix, because operators and CI set them under these names.
 PLAIN_ENV = ("MONGODB_URI", "MONGODB_DB", "SITE_FIXTURE", "JWT_SECRET")

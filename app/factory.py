@@ -8,11 +8,12 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from app import cors, db, errors, negotiation, requests
+from app import db
+from app.api import cors, hygiene, negotiation, problems
+from app.api.response_cache import ResponseCache
 from app.auth import check_secret, token_command
 from app.config import DEFAULTS, plain_environment
-from app.extensions import walker_definitions, web_response_transformer
-from app.response_cache import ResponseCache
+from app.extension_points import walker_definitions, web_response_transformer
 from app.site import SiteCache
 from schemas.items import SchemaRegistry
 
@@ -54,16 +55,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     app.extensions["cms.api"] = api
-    errors.init_app(app)  # after Api(), whose own HTTPException handler it replaces
-    requests.init_app(app)
+    problems.init_app(app)  # after Api(), whose own HTTPException handler it replaces
+    hygiene.init_app(app)
     cors.init_app(app)
     from app.api import contexts, docs
 
     app.register_blueprint(docs.blp)
     app.register_blueprint(contexts.blp)
     app.wsgi_app = negotiation.FormatSuffix(app.wsgi_app)  # type: ignore[method-assign]
-    if app.config["BENCH_FLOOR"]:
-        from app.api import floor
-
-        app.register_blueprint(floor.blp)
     return app

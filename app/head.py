@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.context import RequestContext
-from app.fixture.materialise import document_summary
-from app.realms import may_see
+from app.audience import may_see, visible_home
+from app.naming import head_id
+from app.request_context import RequestContext
 from app.site import SiteModel
+from app.summaries import document_summary
 from schemas.fields import document_dumper
 
 # Head fields read straight from settings, in output order around the computed ones.
@@ -39,8 +40,8 @@ def _share_image(site: SiteModel, locale: str, item: dict[str, Any] | None) -> d
 
 
 def home_url(context: RequestContext, locale: str) -> str | None:
-    home = context.site.homes.get(locale)
-    return home["url"] if home is not None and may_see(home, context) else None
+    home = visible_home(context, locale)
+    return None if home is None else home["url"]
 
 
 def policy_url(context: RequestContext, locale: str) -> str | None:
@@ -68,7 +69,7 @@ def build_head(
         meta_description = item.get("meta_description") or f"{item['title']}, {seo_description}"
     head: dict[str, Any] = {
         "@type": "NodesSourcesHead",
-        "@id": f"_:head-{locale}-{item['_id'] if item else 'common'}",
+        "@id": head_id(locale, item["_id"] if item else None),
     }
     head.update({key: settings.get(name) for key, name in ANALYTICS})
     head["siteName"] = site_name

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from app.audience import translation_visible
 from app.errors import BadRequest, NotFound
 from app.site import SiteModel, Translation
 
@@ -41,7 +42,11 @@ def resolve_translation(
 def _visible(
     site: SiteModel, preview: bool, wanted: Callable[[Translation], bool]
 ) -> list[Translation]:
-    return [t for t in site.translations.values() if (preview or t.available) and wanted(t)]
+    return [
+        t
+        for t in site.translations.values()
+        if translation_visible(t, preview=preview) and wanted(t)
+    ]
 
 
 def _preferred(header: str) -> list[str]:

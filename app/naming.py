@@ -1,4 +1,5 @@
-"""Names the API derives from content: camelCase fields, plural resource names, IRIs."""
+"""Names the API derives from content: camelCase fields, plural resource names, and every IRI and
+blank-node id the responses carry (the one place they are built)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ def slug(text: str) -> str:
 
 
 def plural(type_name: str) -> str:
-    """Collection name of a node type: `BlogPost` -> `blog_posts`, `Gallery` -> `galleries`."""
+    """Collection name of a node type: `BlogPost` -> `blog_posts`, `Gallery` -> `galleries`.
+    Computed once, at load (stored with the node type); reads use the stored plural."""
     snake = _WORD_BOUNDARY.sub("_", type_name).lower()
     if re.search(r"[^aeiou]y$", snake):
         return snake[:-1] + "ies"
@@ -31,9 +33,59 @@ def plural(type_name: str) -> str:
     return snake + "s"
 
 
-def source_iri(type_name: str, source_id: int) -> str:
-    return f"/api/{plural(type_name)}/{source_id}"
+API = "/api"
+COMMON_CONTENT_IRI = f"{API}/common_content"
+
+
+def collection_iri(plural_name: str) -> str:
+    """The collection of a reachable node type, by its stored plural."""
+    return f"{API}/{plural_name}"
+
+
+def source_iri(plural_name: str, source_id: int) -> str:
+    """A node source, by its type's stored plural and its id."""
+    return f"{API}/{plural_name}/{source_id}"
 
 
 def node_iri(node_id: int) -> str:
-    return f"/api/nodes/{node_id}"
+    return f"{API}/nodes/{node_id}"
+
+
+def document_iri(document_id: int) -> str:
+    return f"{API}/documents/{document_id}"
+
+
+def tag_iri(tag_id: int) -> str:
+    return f"{API}/tags/{tag_id}"
+
+
+def realm_iri(realm_id: int) -> str:
+    return f"{API}/realms/{realm_id}"
+
+
+def context_iri(type_name: str) -> str:
+    """The JSON-LD context of a type the API emits (app.api.contexts serves it)."""
+    return f"{API}/contexts/{type_name}"
+
+
+def error_iri(status: int) -> str:
+    return f"{API}/errors/{status}"
+
+
+def error_type(status: int) -> str:
+    return f"/errors/{status}"
+
+
+def head_id(locale: str, item_id: int | None) -> str:
+    """Blank-node id of a head: of an item, or of common content (`item_id` None)."""
+    return f"_:head-{locale}-{'common' if item_id is None else item_id}"
+
+
+def breadcrumbs_id(source_id: int | None) -> str:
+    """Blank-node id of breadcrumbs: of a source, or of an external redirection (None)."""
+    return "_:breadcrumbs" if source_id is None else f"_:breadcrumbs-{source_id}"
+
+
+def walker_id(menu: bool, lineage: tuple[int, ...]) -> str:
+    """Deterministic blank-node id of a walker: its kind and the source ids from its root."""
+    return ("_:mw" if menu else "_:w") + "-".join(str(i) for i in lineage)

@@ -79,9 +79,9 @@ ERRORS = {
     "414": "The request URL is too long",
     "503": "The database does not answer, or no site is loaded",
 }
-HYGIENE = ("400", "414")  # checked before any route (app.requests)
+HYGIENE = ("400", "414")  # checked before any route (app.api.hygiene)
 API_ERRORS = tuple(ERRORS)
-JSON_LD = ("application/ld+json", "application/json")  # chosen by Accept (app.http)
+JSON_LD = ("application/ld+json", "application/json")  # chosen by Accept (app.api.caching)
 # path -> (description of the 200, its schema (a components/schemas name), media types, errors).
 RESPONSES: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]] = {
     "/healthz": ("The process is up", "Liveness", ("application/json",), HYGIENE),
@@ -140,10 +140,10 @@ def _resource_schemas(site: SiteModel, schemas: SchemaRegistry, converter: Any) 
     types = site.reachable_types()
     for node_type in types:
         groups = frozenset(node_type.operation_groups())
-        common = schemas.item(node_type, frozenset(COMMON_CONTENT_GROUPS))
+        common = schemas.item(node_type, frozenset(COMMON_CONTENT_GROUPS), site.plurals)
         for suffix, schema in (
-            ("Resource", schemas.item(node_type, groups, item=True)),
-            ("Item", schemas.item(node_type, groups)),
+            ("Resource", schemas.item(node_type, groups, site.plurals, item=True)),
+            ("Item", schemas.item(node_type, groups, site.plurals)),
             ("CommonContentItem", common),
         ):
             json_schema = converter.schema2jsonschema(schema)
@@ -263,7 +263,9 @@ def build_document(
     converter = _converter()
     types = site.reachable_types()
     for node_type in types:
-        schema = schemas.item(node_type, frozenset(node_type.operation_groups()), item=True)
+        schema = schemas.item(
+            node_type, frozenset(node_type.operation_groups()), site.plurals, item=True
+        )
         json_schema = converter.schema2jsonschema(schema)
         json_schema["properties"]["@type"] = {"type": "string", "const": node_type.name}
         json_schema["required"] = list(json_schema["properties"])

@@ -1,9 +1,10 @@
-"""The publication and visibility rule: the one place that decides what a request may see."""
+"""The publication rule: which sources a visibility (a moment, preview or not) shows. What a
+request may see beyond it (translations, realms) is decided in app.audience."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 PUBLIC_STATUSES = ("published",)
@@ -16,10 +17,6 @@ class Visibility:
 
     now: datetime
     preview: bool = False
-
-    @classmethod
-    def public(cls, now: datetime | None = None) -> Visibility:
-        return cls(now=now or datetime.now(UTC))
 
     def statuses(self) -> tuple[str, ...]:
         return PREVIEW_STATUSES if self.preview else PUBLIC_STATUSES

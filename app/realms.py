@@ -1,4 +1,5 @@
-"""Realms: which protect a node, and whether a request's credentials are granted by them."""
+"""Realms: whether a request's credentials are granted by them, and the decision for a WebResponse
+item (401, hidden blocks). What realms withhold from lists is decided in app.audience."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from typing import Any
 import bcrypt
 
 from app.auth import roles_of
-from app.context import RequestContext
 from app.errors import Unauthorized
-from app.publication import is_shown
+from app.naming import realm_iri
+from app.request_context import RequestContext
 
 DENIED = "WebResponse was denied by Realm authorization, check Www-Authenticate header"
 SCHEMES = {"plain_password": "PasswordQuery", "bearer_role": "Bearer", "bearer_user": "Bearer"}
@@ -21,7 +22,7 @@ MAX_PASSWORD_BYTES = 72
 def realm_view(realm: dict[str, Any]) -> dict[str, Any]:
     return {
         "@type": "Realm",
-        "@id": f"/api/realms/{realm['_id']}",
+        "@id": realm_iri(realm["_id"]),
         "name": realm["name"],
         "behaviour": realm["behaviour"],
         "type": realm["type"],
@@ -73,43 +74,3 @@ def decide(source: dict[str, Any], context: RequestContext) -> RealmDecision:
             raise Unauthorized(DENIED, {"WWW-Authenticate": f'{scheme} realm="{realm["name"]}"'})
         hiding = True
     return RealmDecision([realm_view(r) for r in realms], hiding)
-
-
-def _not_granted(source: dict[str, Any], context: RequestContext, behaviour: str) -> bool:
-    realms = context.site.realms
-    return any(
-        realms[i]["behaviour"] == behaviour and not granted(realms[i], context)
-        for i in source["node"]["realm_ids"]
-    )
-
-
-def denied(source: dict[str, Any], context: RequestContext) -> bool:
-    """A `deny` realm the request is not granted covers the source."""
-    return _not_granted(source, context, "deny")
-
-
-def withheld(source: dict[str, Any], context: RequestContext) -> bool:
-    """Whether a source listed inside another (block, feed entry, menu entry, reference,
-    breadcrumb) is withheld from this request: denied, or a block (non-reachable) that a
-    `hide_blocks` realm hides from it."""
-    if denied(source, context):
-        return True
-    return not source["reachable"] and _not_granted(source, context, "hide_blocks")
-
-
-def denied_realm_ids(context: RequestContext) -> list[int]:
-    """`deny` realms this request is not granted (queries exclude what they cover)."""
-    return [
-        r["_id"]
-        for r in context.site.realms.values()
-        if r["behaviour"] == "deny" and not granted(r, context)
-    ]
-
-
-def may_see(source: dict[str, Any], context: RequestContext, *, listed: bool = False) -> bool:
-    """Whether this request may see a source at all: published (or previewed), in a translation
-    it may see, not denied by a realm. `listed` adds the rule of lists (visible nodes only)."""
-    translation = context.site.translations.get(source["locale"])
-    if translation is None or not (translation.available or context.visibility.preview):
-        return False
-    return is_shown(source, context.visibility, listed=listed) and not denied(source, context)

@@ -90,7 +90,8 @@ class NodeType:
     publishable: bool = False
 
     def is_link(self) -> bool:
-        """A menu link: not reachable itself, its `url` is where it points (present.link_url)."""
+        """A menu link: not reachable itself, its `url` is where it points (see
+        schemas.items.link_url)."""
         return not self.reachable and any(f.name in LINK_FIELDS for f in self.fields)
 
     @property
@@ -148,6 +149,8 @@ class SiteModel:
     homes: dict[str, dict[str, Any]]
     # Sources of the nodes named privacy / legal, per locale, in that order of preference.
     policy_sources: dict[str, list[dict[str, Any]]]
+    # The stored plural of every node type, (name, plural) pairs: the IRIs of sources use it.
+    plurals: tuple[tuple[str, str], ...] = ()
     # Tag ids by slug (collection filters take slugs; sources store ids).
     tag_ids: dict[str, int] = field(default_factory=dict)
     # Every tag, in id order (a small collection, read whole: /api/tags filters it in memory).
@@ -183,10 +186,11 @@ class SiteModel:
             key=lambda s: s["node"]["node_name"] != "privacy",
         ):
             policy.setdefault(source["locale"], []).append(source)
+        node_types = {d["_id"]: NodeType.from_document(d) for d in generation.all("node_types")}
         return cls(
             version=generation.version,
             generation=generation,
-            node_types={d["_id"]: NodeType.from_document(d) for d in generation.all("node_types")},
+            node_types=node_types,
             translations={
                 d["_id"]: Translation(
                     d["_id"],
@@ -203,6 +207,7 @@ class SiteModel:
             realms={r["_id"]: r for r in generation.all("realms")},
             homes={h["locale"]: h for h in generation.homes()},
             policy_sources=policy,
+            plurals=tuple((name, t.plural) for name, t in node_types.items()),
             tag_ids={t["slug"]: t["_id"] for t in tags},
             tags=tags,
             publication_times=generation.publication_times_after(datetime.now(UTC)),

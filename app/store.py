@@ -261,8 +261,9 @@ class Generation:
         limit: int,
         index: str,
     ) -> tuple[list[dict[str, Any]], int]:
-        """One page of the sources matching `query` that `visibility` may see, and their total
-        (counted on the index, never by reading the documents). `limit` 0 reads no page."""
+        """One page of the sources matching `query` (compiled from a collection's filters by
+        app/listing) that `visibility` may see, and their total, counted on `index`, the index
+        designed for the query's order (never by reading the documents). `limit` 0: no page."""
         query = _with(query, source_filter(visibility))
         page: list[dict[str, Any]] = []
         if limit > 0:

@@ -7,14 +7,18 @@ from typing import Any
 
 from marshmallow import Schema
 
-from app.context import RequestContext
+from app.audience import present, shown_alternates, walker_context, withheld
+from app.errors import NotFound
 from app.head import build_head
-from app.paths import Resolution
-from app.present import present
-from app.realms import decide, denied_realm_ids, withheld
+from app.naming import breadcrumbs_id
+from app.paths import normalise_path
+from app.realms import decide
+from app.reply import Reply
+from app.request_context import RequestContext
+from app.resolution import NOT_RESOLVED, Resolution, resolve_path
 from schemas.fields import document_dumper
 from schemas.web_response import WebResponseSchema, dump_walker
-from walkers.walker import AUTO_CHILDREN, WalkerContext, walk
+from walkers.walker import AUTO_CHILDREN, walk
 
 BLOCKS_MAX_LEVEL = 5
 BREADCRUMB_GROUPS = frozenset({"nodes_sources_base", "urls", "tag_base"})
@@ -44,7 +48,7 @@ class ItemDumper:
     def __call__(self, source: dict[str, Any], *, item: bool = False) -> dict[str, Any]:
         site = self.context.site
         schema: Schema = self.context.schemas.item(
-            site.node_types[source["type"]], self.groups, item=item
+            site.node_types[source["type"]], self.groups, site.plurals, item=item
         )
         return schema.dump(present(source, self.context))
 
@@ -64,21 +68,14 @@ def breadcrumbs(source: dict[str, Any], context: RequestContext, dump: ItemDumpe
     items = [found[a] for a in ancestors if a in found and not withheld(found[a], context)]
     return {
         "@type": "Breadcrumbs",
-        "@id": f"_:breadcrumbs-{source['_id']}",
+        "@id": breadcrumbs_id(source["_id"]),
         "items": [dump(s) for s in items],
     }
 
 
 def blocks(source: dict[str, Any], context: RequestContext, dump: ItemDumper) -> list[dict]:
-    walker_context = WalkerContext(
-        generation=context.site.generation,
-        locale=source["locale"],
-        visibility=context.visibility,
-        root=source,
-        accept=lambda s: not withheld(s, context),
-        denied_realms=tuple(denied_realm_ids(context)),
-    )
-    root = walk(source, AUTO_CHILDREN, BLOCKS_MAX_LEVEL, walker_context, context.definitions)
+    walking = walker_context(context, source["locale"], source)
+    root = walk(source, AUTO_CHILDREN, BLOCKS_MAX_LEVEL, walking, context.definitions)
     return [dump_walker(child, dump, counts=False) for child in root.children]
 
 
@@ -101,7 +98,7 @@ class WebResponseTransformer:
         if source is None:  # an external redirection
             locale = site.default_translation.locale
             output.item = data.redirection
-            output.breadcrumbs = {"@type": "Breadcrumbs", "@id": "_:breadcrumbs", "items": []}
+            output.breadcrumbs = {"@type": "Breadcrumbs", "@id": breadcrumbs_id(None), "items": []}
             output.head = build_head(context, locale)
             return output
         decision = decide(source, context)
@@ -114,3 +111,24 @@ class WebResponseTransformer:
         output.realms = decision.realms
         output.hiding_blocks = decision.hiding_blocks
         return output
+
+
+def web_response_reply(context: RequestContext, path: str, transformer: Any) -> Reply:
+    """The WebResponse of the item at `path`, as `transformer` (the configured one) builds and
+    serialises it; 404 when nothing is there or the transformer answers None."""
+    resolution = resolve_path(normalise_path(path), context.site, context.visibility)
+    web_response = transformer.transform(resolution, context)
+    if web_response is None:
+        raise NotFound(NOT_RESOLVED)
+    body = transformer.schema_class().dump(web_response)
+    source = resolution.source
+    if source is None:  # an external redirection
+        return Reply(body, context.site.default_translation.locale)
+    return Reply(
+        body,
+        source["locale"],
+        source["node"]["ttl"],
+        protected=bool(web_response.realms),
+        alternates=shown_alternates(source, context),
+        content_location=resolution.content_location,
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app import create_app
+from bench.app import create_app
 
 
 def tree_depth(walkers: list[dict[str, Any]]) -> int:
@@ -25,7 +25,6 @@ def count(
         "MONGODB_URI": uri,
         "MONGODB_DB": db,
         "SITE_VERSION_TTL": 300,
-        "BENCH_FLOOR": True,
         "RESPONSE_CACHE": cache,
     }
     app = create_app(config)

@@ -64,12 +64,11 @@ def gunicorn(uri: str, db: str, env: dict[str, str], log: Path) -> Iterator[tupl
     port = free_port()
     workers = str(os.cpu_count() or 1)
     command = [str(Path(sys.executable).parent / "gunicorn"), "-w", workers]
-    command += ["-b", f"127.0.0.1:{port}", "--timeout", "120", "app:create_app()"]
+    command += ["-b", f"127.0.0.1:{port}", "--timeout", "120", "bench.app:create_app()"]
     environment = {
         **os.environ,
         "MONGODB_URI": uri,
         "MONGODB_DB": db,
-        "CMS_BENCH_FLOOR": "true",
         "CMS_SITE_VERSION_TTL": "1",
         **env,
     }

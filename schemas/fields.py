@@ -7,7 +7,10 @@ from typing import Any
 
 from marshmallow import Schema, fields
 
-from app.naming import node_iri, source_iri
+from app.naming import document_iri, node_iri, source_iri, tag_iri
+
+# The stored plural of every node type, as (name, plural) pairs (hashable: schemas are cached).
+Plurals = tuple[tuple[str, str], ...]
 
 
 @cache  # the instance is stateless: one per groups, shared by every request
@@ -23,14 +26,14 @@ def iso(value: Any) -> str | None:
 def tag_schema(groups: frozenset[str]) -> type[Schema]:
     declared: dict[str, fields.Field] = {
         "@type": fields.Constant("Tag"),
-        "@id": fields.Function(lambda t: f"/api/tags/{t['id']}"),
+        "@id": fields.Function(lambda t: tag_iri(t["id"])),
         "slug": fields.String(),
         "name": fields.String(),
         "visible": fields.Boolean(),
     }
     if "tag_parent" in groups:
         declared["parent"] = fields.Function(
-            lambda t: None if t.get("parent") is None else f"/api/tags/{t['parent']}"
+            lambda t: None if t.get("parent") is None else tag_iri(t["parent"])
         )
     return Schema.from_dict(declared, name="TagSchema")
 
@@ -54,7 +57,7 @@ def node_schema(groups: frozenset[str], *, with_position: bool) -> type[Schema]:
 def document_schema(groups: frozenset[str]) -> type[Schema]:
     declared: dict[str, fields.Field] = {
         "@type": fields.Constant("Document"),
-        "@id": fields.Function(lambda d: f"/api/documents/{d['id']}"),
+        "@id": fields.Function(lambda d: document_iri(d["id"])),
     }
     if "document_display" in groups:
         declared.update(
@@ -69,10 +72,12 @@ def document_schema(groups: frozenset[str]) -> type[Schema]:
 
 
 @cache  # pure in its (hashable) arguments: build each schema class once
-def reference_schema(groups: frozenset[str]) -> type[Schema]:
-    """A source listed by a `nodes` field: nodes_sources_base + urls."""
+def reference_schema(groups: frozenset[str], plurals: Plurals) -> type[Schema]:
+    """A source listed by a `nodes` field: nodes_sources_base + urls. `plurals`: the stored
+    plural of each node type, (name, plural) pairs."""
+    plural_of = dict(plurals)
     declared: dict[str, fields.Field] = {
-        "@id": fields.Function(lambda s: source_iri(s["type"], s["_id"])),
+        "@id": fields.Function(lambda s: source_iri(plural_of[s["type"]], s["_id"])),
         "@type": fields.String(attribute="type"),
         "title": fields.String(),
         "publishedAt": fields.Function(lambda s: iso(s.get("published_at"))),

@@ -7,9 +7,8 @@ from typing import Any
 from marshmallow import Schema, fields
 
 from app.naming import source_iri
-from app.present import link_url
 from app.site import FieldDef, NodeType
-from schemas.fields import document_schema, iso, node_schema, reference_schema
+from schemas.fields import Plurals, document_schema, iso, node_schema, reference_schema
 
 BASE_GROUPS = frozenset({"nodes_sources_base", "nodes_sources"})
 META_GROUPS = frozenset({"nodes_sources"})
@@ -23,12 +22,21 @@ SCALARS: dict[str, type[fields.Field]] = {
 }
 
 
-def _typed_field(field: FieldDef, groups: frozenset[str]) -> fields.Field:
+def link_url(source: dict[str, Any]) -> str | None:
+    """A menu link's target: url of its first internal reference, else its external url."""
+    fields = source["fields"]
+    for reference in fields.get("link_internal_reference") or []:
+        if reference.get("url"):
+            return reference["url"]
+    return fields.get("link_external_url")
+
+
+def _typed_field(field: FieldDef, groups: frozenset[str], plurals: Plurals) -> fields.Field:
     attribute = f"fields.{field.name}"
     if field.type == "documents":
         return fields.List(fields.Nested(document_schema(groups)), attribute=attribute)
     if field.type == "nodes":
-        return fields.List(fields.Nested(reference_schema(groups)), attribute=attribute)
+        return fields.List(fields.Nested(reference_schema(groups, plurals)), attribute=attribute)
     if field.type in ("custom_forms", "users"):
         return fields.List(fields.String(), attribute=attribute)
     if field.type == "datetime":
@@ -37,11 +45,13 @@ def _typed_field(field: FieldDef, groups: frozenset[str]) -> fields.Field:
     return cls(attribute=attribute, allow_none=True, dump_default=None)
 
 
-def build_item_schema(node_type: NodeType, groups: frozenset[str], *, item: bool) -> Schema:
+def build_item_schema(
+    node_type: NodeType, groups: frozenset[str], plurals: Plurals, *, item: bool
+) -> Schema:
     """The schema of `node_type` items under `groups`; `item` marks the WebResponse item itself
-    (its node shows `position`)."""
+    (its node shows `position`); `plurals` name the types of referenced sources in their IRIs."""
     declared: dict[str, fields.Field] = {
-        "@id": fields.Function(lambda s: source_iri(s["type"], s["_id"])),
+        "@id": fields.Function(lambda s: source_iri(node_type.plural, s["_id"])),
         "@type": fields.String(attribute="type"),
     }
     if groups & BASE_GROUPS:
@@ -56,7 +66,7 @@ def build_item_schema(node_type: NodeType, groups: frozenset[str], *, item: bool
         declared["node"] = fields.Nested(node_schema(groups, with_position=item))
     for field in node_type.fields:
         if field.groups & groups:
-            declared[field.key] = _typed_field(field, groups)
+            declared[field.key] = _typed_field(field, groups, plurals)
     if groups & META_GROUPS:
         declared["metaTitle"] = fields.String(attribute="meta_title")
         declared["metaDescription"] = fields.String(attribute="meta_description")
@@ -70,9 +80,11 @@ class SchemaRegistry:
     def __init__(self) -> None:
         self._schemas: dict[tuple[Any, ...], Schema] = {}
 
-    def item(self, node_type: NodeType, groups: frozenset[str], *, item: bool = False) -> Schema:
-        key = (node_type, groups, item)
+    def item(
+        self, node_type: NodeType, groups: frozenset[str], plurals: Plurals, *, item: bool = False
+    ) -> Schema:
+        key = (node_type, groups, plurals, item)
         schema = self._schemas.get(key)
         if schema is None:
-            schema = self._schemas[key] = build_item_schema(node_type, groups, item=item)
+            schema = self._schemas[key] = build_item_schema(node_type, groups, plurals, item=item)
         return schema

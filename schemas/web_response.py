@@ -7,13 +7,14 @@ from typing import Any
 
 from marshmallow import Schema, fields
 
+from app.naming import context_iri
 from walkers.walker import Walker
 
 
 class WebResponseSchema(Schema):
     """Fields of seed.md's WebResponse table, in its order; parts arrive already serialised."""
 
-    context = fields.Constant("/api/contexts/WebResponse", data_key="@context")
+    context = fields.Constant(context_iri("WebResponse"), data_key="@context")
     id = fields.String(data_key="@id")
     type = fields.Constant("WebResponse", data_key="@type")
     item = fields.Raw()

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from app import create_app
-from app.config import DEMO_FIXTURE
+from app.config import DEMO_FIXTURE, DEMO_TRANSFORMER
 from app.db import get_store
 from app.fixture.load import load_site
 from tests.realserver import FerretDB, ferretdb_binary
@@ -80,7 +80,9 @@ def make_app(real_server: Any, tmp_path_factory: pytest.TempPathFactory):
 
     def factory(site: dict[str, Any] | None = None, **config: Any):
         site = site if site is not None else demo_site()
-        settings = {"SITE_VERSION_TTL": 0, "JWT_SECRET": JWT_SECRET, **config}
+        # The demo configuration (`make run`): the shipped example transformer adds `fooBar`.
+        settings = {"SITE_VERSION_TTL": 0, "JWT_SECRET": JWT_SECRET,
+                    "WEB_RESPONSE_TRANSFORMER": DEMO_TRANSFORMER, **config}  # fmt: skip
         settings["MONGODB_DB"] = f"test_{os.getpid()}_{next(_databases)}"
         uri = _uri(real_server)
         if uri is None:

@@ -273,6 +273,8 @@ def test_endpoint_is_documented(client):
     assert op["summary"] == "Get the content every page shares: home, head, menus and footer"
     assert [(p["name"], p["in"], p["required"]) for p in op["parameters"]] == [
         ("_locale", "query", False),
+        ("_preview", "query", False),
+        ("password", "query", False),
         ("Accept-Language", "header", False),
     ]
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
+from app.config import DEFAULTS, DEMO_TRANSFORMER, REPO_ROOT
 from app.publication import Visibility
 from tests.helpers import get_path, titles
 from walkers.article_feed import ArticleFeedDefinition
@@ -28,6 +31,14 @@ def test_without_a_project_transformer_there_is_no_foo_bar(make_app):
     body = get_path(client, "/about").json
     assert "fooBar" not in body
     assert list(body)[-1] == "hidingBlocks"
+
+
+def test_the_demo_transformer_is_not_a_default():
+    """Production configuration enables no project transformer: only `make run` (the demo
+    configuration) and the tests' demo app name the shipped example."""
+    assert DEFAULTS["WEB_RESPONSE_TRANSFORMER"] is None
+    makefile = (REPO_ROOT / "Makefile").read_text(encoding="utf-8")
+    assert f"DEMO_TRANSFORMER ?= {DEMO_TRANSFORMER}" in makefile
 
 
 def test_a_test_only_decoration_changes_the_output(make_app):
@@ -61,8 +72,8 @@ def test_without_the_feed_definition_a_feed_has_its_stored_children(make_app):
 
 def test_a_definition_refuses_a_source_of_another_type(app, store):
     generation = store.generation(store.live()["version"])
-    page = generation.source(101, Visibility.public())
-    context = WalkerContext(generation, "en", Visibility.public(), page)
+    page = generation.source(101, Visibility(now=datetime.now(UTC)))
+    context = WalkerContext(generation, "en", Visibility(now=datetime.now(UTC)), page)
     with pytest.raises(WalkerDefinitionError) as raised:
         ArticleFeedDefinition().children(page, context)
     assert str(raised.value) == "ArticleFeedDefinition handles ArticleFeedBlock items, not Page"
@@ -70,7 +81,7 @@ def test_a_definition_refuses_a_source_of_another_type(app, store):
 
 def test_a_definition_refuses_a_context_that_is_not_a_walker_context(app, store):
     generation = store.generation(store.live()["version"])
-    feed = generation.source(801, Visibility.public())
+    feed = generation.source(801, Visibility(now=datetime.now(UTC)))
     with pytest.raises(WalkerDefinitionError) as raised:
         ArticleFeedDefinition().children(feed, {"locale": "en"})
     assert str(raised.value) == (

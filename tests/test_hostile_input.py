@@ -122,7 +122,7 @@ def test_internal_errors_never_leak(make_app, monkeypatch):
     def boom(*args, **kwargs):
         raise RuntimeError("secret internals at /srv/app.py line 42")
 
-    monkeypatch.setattr("app.api.web_response.resolve_path", boom)
+    monkeypatch.setattr("app.web_response.resolve_path", boom)
     response = client.get(f"{WR}?path=/about")
     assert response.status_code == 500
     assert problem_detail(response) == "Internal Server Error"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
+from app.api.response_cache import CachedResponse, ResponseCache
 from app.fixture.load import load_site
-from app.response_cache import CachedResponse, ResponseCache
 from tests.conftest import demo_site
 from tests.helpers import WR, get_path, node
 from tests.sites import with_blocks

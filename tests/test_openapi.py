@@ -22,7 +22,9 @@ def test_endpoint_is_documented_with_its_required_path_parameter(client):
     assert op["tags"] == ["WebResponse"]
     assert op["summary"] == "Get a resource by its path wrapped in a WebResponse object"
     assert [(p["name"], p["in"], p["required"]) for p in op["parameters"]] == [
-        ("path", "query", True)
+        ("path", "query", True),
+        ("_preview", "query", False),
+        ("password", "query", False),
     ]
     assert set(op["responses"]) == {"200", "400", "401", "403", "404", "406", "414", "503"}
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from pymongo import monitoring
 
 from app.publication import Visibility
@@ -57,7 +59,7 @@ def test_breadcrumbs_cost_one_query(make_app, tier):
 
 def test_listed_sources_are_read_without_what_only_the_item_shows(store):
     generation = store.generation(store.live()["version"])
-    visibility = Visibility.public()
+    visibility = Visibility(now=datetime.now(UTC))
     article = generation.sources_of_nodes([19], "en", visibility)  # a walker child: children kept
     assert len(article) == 1
     assert "children" in article[0]["node"]

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from app.naming import walker_id
 from app.publication import Visibility
 from app.store import Generation
 from walkers.definitions import DefinitionRegistry
@@ -47,8 +48,7 @@ class Walker:
     @property
     def blank_id(self) -> str:
         """Deterministic blank-node id: the walker kind and the source ids from the root."""
-        prefix = "mw" if self.kind == MENU else "w"
-        return f"_:{prefix}" + "-".join(str(i) for i in self.lineage)
+        return walker_id(self.kind == MENU, self.lineage)
 
     def child(self, item: dict[str, Any], *, stopped: bool = False) -> Walker:
         return Walker(

@@ -1,5 +1,5 @@
 """HTTP layer: the documented blueprints, registered in this order by create_app() through the
-Api; plain ones (docs, contexts, floor) are registered beside them in app.factory."""
+Api; plain ones (docs, contexts) are registered beside them in app.factory."""
 
 from app.api import common_content, health, listing, resources, web_response
 

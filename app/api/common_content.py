@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Response, current_app, request
+from typing import Any
+
+from flask import Response
 from flask_smorest import Blueprint
 
-from app.common_content import build_common_content
-from app.http import cached, send
-from app.locale import resolve_translation
-from app.requests import request_context
+from app.api.arguments import CommonContentQuery, LanguageHeaders, QueryParser
+from app.api.caching import respond
+from app.common_content import common_content_reply
 
 blp = Blueprint(
     "CommonContent",
@@ -16,42 +17,22 @@ blp = Blueprint(
     url_prefix="/api",
     description="Content shared by every page of a translation, fetched once by a client.",
 )
-
-PARAMETERS = [
-    {
-        "name": "_locale",
-        "in": "query",
-        "required": False,
-        "description": "Locale of the translation to use; else Accept-Language, else the default.",
-        "schema": {"type": "string"},
-    },
-    {
-        "name": "Accept-Language",
-        "in": "header",
-        "required": False,
-        "description": "Preferred languages, used when `_locale` is absent.",
-        "schema": {"type": "string"},
-    },
-]
+blp.ARGUMENTS_PARSER = QueryParser()
 
 
 @blp.route("/common_content", methods=["GET"])
+@blp.arguments(LanguageHeaders, location="headers")
+@blp.arguments(CommonContentQuery, location="query")
 @blp.doc(
     operationId="common_content",
     summary="Get the content every page shares: home, head, menus and footer",
-    parameters=PARAMETERS,
 )
-def common_content() -> Response:
-    context = request_context()
-    key, hit = cached(context, language=True)
-    if hit is not None:
-        return hit
-    translation = resolve_translation(
-        context.site,
-        locale=request.args.get("_locale"),
-        accept_language=request.headers.get("Accept-Language"),
-        preview=context.visibility.preview,
+# webargs passes stacked arguments in the order of the decorators, top first.
+def common_content(headers: dict[str, Any], query: dict[str, Any]) -> Response:
+    accept_language = headers.get("accept_language")
+    return respond(
+        lambda context: common_content_reply(
+            context, locale=query.get("locale"), accept_language=accept_language
+        ),
+        language=True,
     )
-    body = build_common_content(context, translation)
-    s_maxage = int(current_app.config["DEFAULT_S_MAXAGE"])
-    return send(body, context, locale=translation.locale, s_maxage=s_maxage, cache_key=key)

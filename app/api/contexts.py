@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, request
 
-from app.contexts import context_document, context_terms
+from app.api.encoding import LD_JSON, json_response
 from app.errors import NotFound
-from app.jsonld import LD_JSON, json_response
+from app.jsonld_contexts import context_document, context_terms
 from app.site import current_site
 
 MAX_AGE = 3600

@@ -11,7 +11,7 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, send_from_directory, url_for
 from markupsafe import escape
 
-from app.jsonld import json_response
+from app.api.encoding import json_response
 from app.openapi import build_document
 from app.site import current_site
 

@@ -6,9 +6,9 @@ from flask import Response
 from flask_smorest import Blueprint
 from pymongo.errors import PyMongoError
 
+from app.api.encoding import json_response
+from app.api.problems import problem
 from app.db import get_store
-from app.errors import problem
-from app.jsonld import json_response
 
 blp = Blueprint("Health", __name__, description="Process and database probes.")
 

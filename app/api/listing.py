@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Response, request
 from flask_smorest import Blueprint
 
-from app.api.resources import ID, _reply
+from app.api.arguments import Query, QueryParser
+from app.api.caching import respond
+from app.api.redact import public_args
+from app.api.resources import ID
 from app.listing import resources as listing
 from app.listing.openapi import parameters
-from app.resources import Reply
 
 blp = Blueprint(
     "Listings",
@@ -16,32 +20,38 @@ blp = Blueprint(
     url_prefix="/api",
     description="Translations, tags and documents, with Roadiz's filters.",
 )
+blp.ARGUMENTS_PARSER = QueryParser()
 
 
 @blp.route("/translations")
+@blp.arguments(Query, location="query")
 @blp.doc(summary="Translations (hydra:Collection)", operationId="translation_collection",
          parameters=parameters(listing.TRANSLATION_VARIABLES))  # fmt: skip
-def translation_collection() -> Response:
-    return _reply(lambda c: Reply(listing.translations(c, request.path, request.args)))
+def translation_collection(query: dict[str, Any]) -> Response:
+    path, args = request.path, public_args()
+    return respond(lambda c: listing.translations(c, path, args))
 
 
 @blp.route(f"/translations/<{ID}:translation_id>")
+@blp.arguments(Query, location="query")
 @blp.doc(summary="A translation, by id", operationId="translation_get")
-def translation_get(translation_id: int) -> Response:
-    return _reply(lambda c: Reply(listing.translation_item(c, translation_id)))
+def translation_get(query: dict[str, Any], translation_id: int) -> Response:
+    return respond(lambda c: listing.translation_item(c, translation_id))
 
 
 @blp.route("/tags")
+@blp.arguments(Query, location="query")
 @blp.doc(summary="Tags (hydra:Collection)", operationId="tag_collection",
          parameters=parameters(listing.TAG_VARIABLES))  # fmt: skip
-def tag_collection() -> Response:
-    return _reply(lambda c: Reply(listing.tags(c, request.path, request.args),
-                                  request.args.get("_locale")))  # fmt: skip
+def tag_collection(query: dict[str, Any]) -> Response:
+    path, args = request.path, public_args()
+    return respond(lambda c: listing.tags(c, path, args))
 
 
 @blp.route("/documents")
+@blp.arguments(Query, location="query")
 @blp.doc(summary="Public documents (hydra:Collection)", operationId="document_collection",
          parameters=parameters(listing.DOCUMENT_VARIABLES))  # fmt: skip
-def document_collection() -> Response:
-    return _reply(lambda c: Reply(listing.documents(c, request.path, request.args),
-                                  request.args.get("_locale")))  # fmt: skip
+def document_collection(query: dict[str, Any]) -> Response:
+    path, args = request.path, public_args()
+    return respond(lambda c: listing.documents(c, path, args))

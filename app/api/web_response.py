@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Response, current_app, request
+from typing import Any
+
+from flask import Response, current_app
 from flask_smorest import Blueprint
 
-from app.errors import NotFound
-from app.http import cached, send
-from app.paths import NOT_RESOLVED, normalise_path, resolve_path
-from app.requests import request_context
+from app.api.arguments import QueryParser, WebResponseQuery
+from app.api.caching import respond
+from app.web_response import web_response_reply
 
 blp = Blueprint(
     "WebResponse",
@@ -16,50 +17,15 @@ blp = Blueprint(
     url_prefix="/api",
     description="A resource looked up by its public path, wrapped in a WebResponse object.",
 )
-
-PATH_PARAMETER = {
-    "name": "path",
-    "in": "query",
-    "required": True,
-    "description": "Resource path of the item; `/` designates the home page.",
-    "schema": {"type": "string", "minLength": 1},
-}
+blp.ARGUMENTS_PARSER = QueryParser()
 
 
 @blp.route("/web_response_by_path", methods=["GET"])
+@blp.arguments(WebResponseQuery, location="query")
 @blp.doc(
     operationId="web_response_by_path",
     summary="Get a resource by its path wrapped in a WebResponse object",
-    parameters=[PATH_PARAMETER],
 )
-def web_response_by_path() -> Response:
-    context = request_context()
-    key, hit = cached(context, language=False)
-    if hit is not None:
-        return hit
-    path = normalise_path(request.args.get("path"))
-    resolution = resolve_path(path, context.site, context.visibility)
+def web_response_by_path(query: dict[str, Any]) -> Response:
     transformer = current_app.extensions["cms.transformer"]
-    web_response = transformer.transform(resolution, context)
-    if web_response is None:
-        raise NotFound(NOT_RESOLVED)
-    body = transformer.schema_class().dump(web_response)
-    source = resolution.source
-    headers = {}
-    if resolution.content_location:
-        headers["Content-Location"] = resolution.content_location
-    if source is None:
-        locale, ttl = context.site.default_translation.locale, None
-    else:
-        locale, ttl = source["locale"], source["node"]["ttl"]
-    s_maxage = ttl * 60 if ttl else int(current_app.config["DEFAULT_S_MAXAGE"])
-    # Realm-protected responses are never stored, whatever the request's credentials.
-    return send(
-        body,
-        context,
-        locale=locale,
-        s_maxage=s_maxage,
-        source=source,
-        headers=headers,
-        cache_key=None if web_response.realms else key,
-    )
+    return respond(lambda context: web_response_reply(context, query["path"], transformer))

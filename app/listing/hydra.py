@@ -9,19 +9,14 @@ from werkzeug.datastructures import MultiDict
 
 from app.listing.filters import Variable
 from app.listing.params import Page, normalise
-from app.redact import SECRET_PARAMETERS
 
 PAGE_PARAMETERS = ("page", "pagination")
 
 
 def _iri(path: str, args: MultiDict, page: int | None) -> str:
     """As API Platform's IriHelper: names re-encoded RFC 3986 with list indices collapsed to `[]`,
-    `page` moved last; secret parameters left out."""
-    pairs = [
-        (normalise(k), v)
-        for k, v in args.items(multi=True)
-        if k != "page" and k not in SECRET_PARAMETERS
-    ]
+    `page` moved last. `args` come without secret parameters (app.api.redact.public_args)."""
+    pairs = [(normalise(k), v) for k, v in args.items(multi=True) if k != "page"]
     if page is not None:
         pairs.append(("page", str(page)))
     query = "&".join(f"{quote(k, safe='.')}={quote(v, safe='')}" for k, v in pairs)
@@ -31,7 +26,7 @@ def _iri(path: str, args: MultiDict, page: int | None) -> str:
 def view(path: str, args: MultiDict, page: Page, total: int) -> dict[str, Any] | None:
     """hydra:view: absent with one page and no parameter besides the page ones."""
     last = max(1, -(-total // page.size)) if page.size else 1
-    others = [k for k in args if k not in PAGE_PARAMETERS and k not in SECRET_PARAMETERS]
+    others = [k for k in args if k not in PAGE_PARAMETERS]
     if last <= 1 and page.number == 1 and not others:
         return None
     found: dict[str, Any] = {

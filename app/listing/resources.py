@@ -12,7 +12,6 @@ from typing import Any
 from mongomock.filtering import filter_applies
 from werkzeug.datastructures import MultiDict
 
-from app.context import RequestContext
 from app.errors import NotFound
 from app.listing import hydra
 from app.listing.documents import document_view
@@ -20,6 +19,8 @@ from app.listing.filters import Boolean, Env, Exact, Filter, Order, Partial, Var
 from app.listing.params import Page, Params, QueryBuilder, pagination
 from app.listing.properties import requested, sparse
 from app.listing.sources import ITEMS_PER_PAGE, LOCALE, MAX_ITEMS_PER_PAGE, locales
+from app.reply import Reply
+from app.request_context import RequestContext
 
 TRANSLATION_FILTERS: tuple[Filter, ...] = (
     Boolean("available", "available"),
@@ -118,7 +119,7 @@ def translation_view(context: RequestContext, locale: str) -> dict[str, Any]:
     }
 
 
-def translations(context: RequestContext, path: str, args: MultiDict) -> dict[str, Any]:
+def translations(context: RequestContext, path: str, args: MultiDict) -> Reply:
     params, page = _start(args, TRANSLATION_VARIABLES, path)
     docs = [{"_id": t.locale, "id": t.id, "name": t.name, "default": t.default,
              "available": t.available} for t in context.site.translations.values()]  # fmt: skip
@@ -126,14 +127,18 @@ def translations(context: RequestContext, path: str, args: MultiDict) -> dict[st
     sort = sort_of(params, list(TRANSLATION_ORDERS)) or [("id", 1)]
     found, total = _in_memory(docs, query, sort, page)
     members = [translation_view(context, d["_id"]) for d in found]
-    return _body("Translation", path, args, params, members, total, page, TRANSLATION_VARIABLES)
+    body = _body("Translation", path, args, params, members, total, page, TRANSLATION_VARIABLES)
+    return Reply(body, context.site.default_translation.locale)
 
 
-def translation_item(context: RequestContext, translation_id: int) -> dict[str, Any]:
+def translation_item(context: RequestContext, translation_id: int) -> Reply:
     for translation in context.site.translations.values():
         if translation.id == translation_id:
-            return {"@context": "/api/contexts/Translation",
-                    **translation_view(context, translation.locale)}  # fmt: skip
+            body = {
+                "@context": "/api/contexts/Translation",
+                **translation_view(context, translation.locale),
+            }
+            return Reply(body, translation.locale)  # fmt: skip
     raise NotFound(f"No translation {translation_id}")
 
 
@@ -162,7 +167,7 @@ def tag_view(
     return view
 
 
-def tags(context: RequestContext, path: str, args: MultiDict) -> dict[str, Any]:
+def tags(context: RequestContext, path: str, args: MultiDict) -> Reply:
     params, page = _start(args, TAG_VARIABLES, path)
     locale = _locale(context, params)
     slugs = {t["_id"]: t["slug"] for t in context.site.tags}
@@ -171,26 +176,30 @@ def tags(context: RequestContext, path: str, args: MultiDict) -> dict[str, Any]:
     query = _query(params, TAG_FILTERS, context)
     found, total = _in_memory(docs, query, sort_of(params, list(TAG_ORDERS)), page)
     members = [tag_view(context, t, locale) for t in found]
-    return _body("Tag", path, args, params, members, total, page, TAG_VARIABLES)
+    return Reply(_body("Tag", path, args, params, members, total, page, TAG_VARIABLES), locale)
 
 
-def tag_item(context: RequestContext, tag_id: int, args: MultiDict) -> dict[str, Any]:
+def tag_item(context: RequestContext, tag_id: int, locale: str | None) -> Reply:
     tag = next((t for t in context.site.tags if t["_id"] == tag_id), None)
     if tag is None:
         raise NotFound(f"No tag {tag_id}")
-    locale = _locale(context, Params(args))
-    return {"@context": "/api/contexts/Tag",
-            **tag_view(context, tag, locale, parents=TAG_PARENT_DEPTH)}  # fmt: skip
+    chosen = _locale(context, Params(MultiDict({"_locale": locale} if locale else {})))
+    body = {
+        "@context": "/api/contexts/Tag",
+        **tag_view(context, tag, chosen, parents=TAG_PARENT_DEPTH),
+    }
+    return Reply(body, chosen)  # fmt: skip
 
 
 # --- documents ---------------------------------------------------------------------------------
 
 
-def documents(context: RequestContext, path: str, args: MultiDict) -> dict[str, Any]:
+def documents(context: RequestContext, path: str, args: MultiDict) -> Reply:
     """Public documents only: a private document is never listed (nor served)."""
     params, page = _start(args, DOCUMENT_VARIABLES, path)
     locale = _locale(context, params)
     query = _query(params, DOCUMENT_FILTERS, context)
     found, total = context.site.generation.documents_page(query, skip=page.skip, limit=page.size)
     members = [document_view(d, locale) for d in found]
-    return _body("Document", path, args, params, members, total, page, DOCUMENT_VARIABLES)
+    body = _body("Document", path, args, params, members, total, page, DOCUMENT_VARIABLES)
+    return Reply(body, locale)

@@ -12,7 +12,6 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
-from app.context import RequestContext
 from app.errors import BadRequest, NotFound
 from app.listing import hydra
 from app.listing.filters import (
@@ -31,6 +30,7 @@ from app.listing.filters import (
 from app.listing.params import Page, Params, QueryBuilder, boolean, pagination
 from app.listing.properties import requested, sparse
 from app.realms import granted
+from app.request_context import RequestContext
 from app.site import NodeType
 from app.web_response import ItemDumper
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from urllib.parse import unquote_plus
 
 from flask import request
+from werkzeug.datastructures import MultiDict
 
 SECRET_PARAMETERS = frozenset({"password"})
 
@@ -18,6 +19,13 @@ def public_query() -> str:
         if pair and unquote_plus(pair.partition("=")[0]) not in SECRET_PARAMETERS
     ]
     return "&".join(kept)
+
+
+def public_args() -> MultiDict:
+    """The parsed query arguments without secret parameters (what the domain may repeat)."""
+    return MultiDict(
+        [(k, v) for k, v in request.args.items(multi=True) if k not in SECRET_PARAMETERS]
+    )
 
 
 def public_full_path() -> str:

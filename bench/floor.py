@@ -1,6 +1,6 @@
 """The benchmark's static floor: a pre-serialised JSON body of a requested size, no database.
 
-Registered only when BENCH_FLOOR is true (make bench), so production never serves it.
+Registered only by the benchmark's application (bench/app.py), so production never serves it.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from flask import Blueprint, Response, request
 
-from app.jsonld import LD_JSON, dumps
+from app.api.encoding import LD_JSON, dumps
 
 blp = Blueprint("floor", __name__)
 MAX_BYTES = 1 << 20

@@ -8,13 +8,13 @@ from datetime import UTC, datetime
 
 from flask import Flask, Response, current_app, g, request
 
-from app import negotiation
+from app.api import negotiation
+from app.api.encoding import LD_JSON
+from app.api.redact import public_full_path
 from app.auth import check_preview, request_credentials, wants_preview
-from app.context import RequestContext
 from app.errors import ApiError, BadRequest
-from app.jsonld import LD_JSON
 from app.publication import Visibility
-from app.redact import public_full_path
+from app.request_context import RequestContext
 from app.site import current_site
 
 MAX_URL_LENGTH = 4096

@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Request
 
-from app.jsonld import LD_JSON
+from app.api.encoding import LD_JSON
 
 JSON = "application/json"
 SUFFIXES = {".jsonld": LD_JSON, ".json": JSON}

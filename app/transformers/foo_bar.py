@@ -7,8 +7,8 @@ from typing import Any
 
 from marshmallow import fields
 
-from app.context import RequestContext
-from app.paths import Resolution
+from app.request_context import RequestContext
+from app.resolution import Resolution
 from app.web_response import WebResponse
 from schemas.web_response import WebResponseSchema
 

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import hashlib
-import re
+from collections.abc import Callable
 from typing import Any
 
 import orjson
 from flask import Response, current_app, request
 
-from app import negotiation
-from app.context import RequestContext
-from app.jsonld import LD_JSON, dumps
-from app.response_cache import CachedResponse
+from app.api import negotiation
+from app.api.encoding import LD_JSON, dumps
+from app.api.hygiene import request_context
+from app.api.response_cache import CachedResponse
+from app.reply import Reply
+from app.request_context import RequestContext
 
 VARY = "Accept, Accept-Language, Authorization, Origin, Accept-Encoding"
 MAX_AGE = 60
@@ -20,49 +22,25 @@ STALE_WHILE_REVALIDATE = 3600
 MAX_CACHE_TAGS_LENGTH = 4096
 # Added when the tags of a response did not all fit: purge it along with any node's tags.
 OVERFLOW_TAG = "overflow"
-_IRI = re.compile(r"^/api/(?P<kind>[a-z_]+)/(?P<id>\d+)$")
-_TAG_PREFIX = {"nodes": "n", "documents": "d", "tags": "t", "realms": "r"}
 
 
-def cache_tags(body: Any) -> str:
-    """Compact tags of every node source (s), node (n), document (d), tag (t) and realm (r) IRI
-    in `body`, in order of appearance, bounded to MAX_CACHE_TAGS_LENGTH characters."""
-    seen: dict[str, None] = {}
-
-    def visit(value: Any) -> None:
-        if isinstance(value, dict):
-            iri = value.get("@id")
-            if isinstance(iri, str) and (match := _IRI.match(iri)):
-                seen.setdefault(_TAG_PREFIX.get(match["kind"], "s") + match["id"])
-            for child in value.values():
-                visit(child)
-        elif isinstance(value, list):
-            for child in value:
-                visit(child)
-
-    visit(body)
-    tags, length = [], 0
-    for tag in seen:
+def cache_tags_header(tags: list[str]) -> str:
+    """`tags` as a Cache-Tags value, bounded to MAX_CACHE_TAGS_LENGTH characters."""
+    kept, length = [], 0
+    for tag in tags:
         if length + len(tag) + 1 > MAX_CACHE_TAGS_LENGTH - len(OVERFLOW_TAG):
-            tags.append(OVERFLOW_TAG)
+            kept.append(OVERFLOW_TAG)
             break
-        tags.append(tag)
+        kept.append(tag)
         length += len(tag) + 1
-    return ",".join(tags)
+    return ",".join(kept)
 
 
-def alternate_links(source: dict[str, Any] | None, context: RequestContext) -> str | None:
+def alternate_links(alternates: list[dict[str, Any]]) -> str | None:
     """`Link` header: the item's other shown translations (hreflang)."""
-    if source is None:
-        return None
-    links = []
-    for other in source.get("alternates", []):
-        translation = context.site.translations[other["locale"]]
-        published = other["published_at"]
-        if context.visibility.preview or (
-            translation.available and published is not None and published <= context.visibility.now
-        ):
-            links.append(f'<{other["url"]}>; rel="alternate"; hreflang="{other["locale"]}"')
+    links = [
+        f'<{other["url"]}>; rel="alternate"; hreflang="{other["locale"]}"' for other in alternates
+    ]
     return ", ".join(links) or None
 
 
@@ -83,40 +61,49 @@ def cache_control(context: RequestContext, s_maxage: int) -> str:
     )
 
 
-def send(
-    body: Any,
-    context: RequestContext,
-    *,
-    locale: str,
-    s_maxage: int,
-    source: dict[str, Any] | None = None,
-    headers: dict[str, str] | None = None,
-    cache_key: tuple | None = None,
-) -> Response:
-    """A JSON-LD response with every caching header; stored in the response cache when
-    `cache_key` is given and the response is public."""
-    payload = dumps(body)
+def respond(build: Callable[[RequestContext], Reply], *, language: bool = False) -> Response:
+    """Every content view: the response cache for anonymous requests, else `build` the Reply and
+    send it. `language`: the response depends on Accept-Language (part of the cache key)."""
+    context = request_context()
+    key, hit = cached(context, language=language)
+    if hit is not None:
+        return hit
+    return send(build(context), context, cache_key=key)
+
+
+def storable(reply: Reply, context: RequestContext) -> bool:
+    """The never-store decision: realm-protected replies, previews and responses that depended on
+    credentials never enter the response cache."""
+    return not (reply.protected or context.visibility.preview or context.used_credentials)
+
+
+def send(reply: Reply, context: RequestContext, *, cache_key: tuple | None = None) -> Response:
+    """A JSON-LD response with every caching header; stored in the response cache under
+    `cache_key` when the reply is storable."""
+    payload = dumps(reply.body)
+    ttl = reply.ttl_minutes
+    s_maxage = ttl * 60 if ttl else int(current_app.config["DEFAULT_S_MAXAGE"])
     fixed = {
         "ETag": f'"{hashlib.sha256(payload).hexdigest()[:32]}"',
         "Vary": VARY,
-        "Content-Language": locale,
-        "Cache-Tags": cache_tags(body),
-        **(headers or {}),
+        "Content-Language": reply.locale,
+        "Cache-Tags": cache_tags_header(reply.cache_tags()),
     }
-    if (links := alternate_links(source, context)) is not None:
+    if reply.content_location:
+        fixed["Content-Location"] = reply.content_location
+    if (links := alternate_links(reply.alternates)) is not None:
         fixed["Link"] = links
     if context.visibility.preview:
         fixed["X-Preview"] = "1"
     cached = CachedResponse(payload, fixed, s_maxage)
-    if cache_key is not None and not context.visibility.preview and not context.used_credentials:
+    if cache_key is not None and storable(reply, context):
         expires = context.site.next_publication(context.visibility.now)
         current_app.extensions["cms.response_cache"].put(cache_key, cached, expires)
     return replay(cached, context)
 
 
 def cached(context: RequestContext, *, language: bool) -> tuple[tuple | None, Response | None]:
-    """(key, response): the cache key of this request and its cached response, if any.
-    `language`: the response depends on Accept-Language."""
+    """(key, response): the cache key of this request and its cached response, if any."""
     cache = current_app.extensions["cms.response_cache"]
     key = cache.key(request, context.site.version, language=language)
     hit = cache.get(key, context.visibility.now)

@@ -1,0 +1,78 @@
+"""The one translation of every error into application/problem+json."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, g, request
+from werkzeug.exceptions import HTTPException
+
+from app.api.encoding import json_response
+from app.api.redact import public_full_path
+from app.errors import ApiError
+from app.naming import context_iri, error_iri, error_type
+from app.paths import InvalidPath
+
+log = logging.getLogger(__name__)
+
+
+def problem(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+    """The problem+json response every error of the service is sent as."""
+    body = {
+        "@context": context_iri("Error"),
+        "@id": error_iri(status),
+        "@type": "hydra:Error",
+        "title": "An error occurred",
+        "detail": message,
+        "status": status,
+        "type": error_type(status),
+        "description": message,
+        "hydra:title": "An error occurred",
+        "hydra:description": message,
+    }
+    response = json_response(body, status=status, mimetype="application/problem+json")
+    response.headers["Cache-Control"] = "no-store"
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _logged(status: int, message: str) -> None:
+    """Every error is logged once, with the request id the response carries."""
+    level = logging.ERROR if status >= 500 else logging.INFO
+    log.log(level, "%s %s -> %d %s [request %s]", request.method, public_full_path(), status,
+            message, g.get("request_id", "-"))  # fmt: skip
+
+
+def init_app(app: Flask) -> None:
+    """Route every error, expected or not, through problem()."""
+
+    @app.errorhandler(ApiError)
+    def _api_error(error: ApiError) -> Response:
+        _logged(error.status, error.message)
+        return problem(error.status, error.message, error.headers)
+
+    @app.errorhandler(InvalidPath)
+    def _invalid_path(error: InvalidPath) -> Response:
+        _logged(400, str(error))
+        return problem(400, str(error))
+
+    @app.errorhandler(HTTPException)
+    def _http_error(error: HTTPException) -> Response:
+        status = error.code or 500
+        message = error.description if status < 500 else "Internal Server Error"
+        _logged(status, message)
+        headers = {}
+        if status == 405 and error.valid_methods:  # type: ignore[attr-defined]
+            headers["Allow"] = ", ".join(sorted(error.valid_methods))  # type: ignore[attr-defined]
+        return problem(status, message, headers)
+
+    @app.errorhandler(Exception)
+    def _unexpected(error: Exception) -> Response:
+        from pymongo.errors import ConnectionFailure
+
+        if isinstance(error, ConnectionFailure):
+            _logged(503, f"database unreachable: {type(error).__name__}")
+            return problem(503, "Service Unavailable: the database does not answer.")
+        log.exception("unhandled error [request %s]", g.get("request_id", "-"))
+        return problem(500, "Internal Server Error")

@@ -1,0 +1,134 @@
+"""What one request may see: the single home of the rules that combine publication
+(app.publication), translations and realms (app.realms) for a request. Builders and resources ask
+here; the store applies the same rules in its queries (app.publication.source_filter, and the
+denied realms given by denied_realm_ids)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.publication import Visibility, is_shown
+from app.realms import granted
+from app.request_context import RequestContext
+from app.site import SiteModel, Translation
+from walkers.walker import WalkerContext
+
+# --- translations -------------------------------------------------------------------------------
+
+
+def translation_visible(translation: Translation, *, preview: bool) -> bool:
+    """An unavailable translation is seen in preview only."""
+    return translation.available or preview
+
+
+def in_visible_translation(site: SiteModel, source: dict[str, Any], visibility: Visibility) -> bool:
+    translation = site.translations.get(source["locale"])
+    return translation is not None and translation_visible(translation, preview=visibility.preview)
+
+
+# --- realms -------------------------------------------------------------------------------------
+
+
+def _not_granted(source: dict[str, Any], context: RequestContext, behaviour: str) -> bool:
+    realms = context.site.realms
+    return any(
+        realms[i]["behaviour"] == behaviour and not granted(realms[i], context)
+        for i in source["node"]["realm_ids"]
+    )
+
+
+def denied(source: dict[str, Any], context: RequestContext) -> bool:
+    """A `deny` realm the request is not granted covers the source."""
+    return _not_granted(source, context, "deny")
+
+
+def withheld(source: dict[str, Any], context: RequestContext) -> bool:
+    """Whether a source listed inside another (block, feed entry, menu entry, reference,
+    breadcrumb) is withheld from this request: denied, or a block (non-reachable) that a
+    `hide_blocks` realm hides from it."""
+    if denied(source, context):
+        return True
+    return not source["reachable"] and _not_granted(source, context, "hide_blocks")
+
+
+def denied_realm_ids(context: RequestContext) -> list[int]:
+    """`deny` realms this request is not granted (queries exclude what they cover)."""
+    return [
+        r["_id"]
+        for r in context.site.realms.values()
+        if r["behaviour"] == "deny" and not granted(r, context)
+    ]
+
+
+# --- sources ------------------------------------------------------------------------------------
+
+
+def may_see(source: dict[str, Any], context: RequestContext, *, listed: bool = False) -> bool:
+    """Whether this request may see a source at all: published (or previewed), in a translation
+    it may see, not denied by a realm. `listed` adds the rule of lists (visible nodes only)."""
+    if not in_visible_translation(context.site, source, context.visibility):
+        return False
+    return is_shown(source, context.visibility, listed=listed) and not denied(source, context)
+
+
+def addressable_source(
+    site: SiteModel, source_id: int, visibility: Visibility
+) -> dict[str, Any] | None:
+    """A source as its id addresses it (before realms, which answer 401 rather than 404): shown
+    under `visibility`, in a translation it may see."""
+    source = site.generation.source(source_id, visibility)
+    if source is None or not in_visible_translation(site, source, visibility):
+        return None
+    return source
+
+
+def visible_home(context: RequestContext, locale: str) -> dict[str, Any] | None:
+    """The home source of a translation, when this request may see it."""
+    home = context.site.homes.get(locale)
+    return home if home is not None and may_see(home, context) else None
+
+
+def shown_alternates(source: dict[str, Any], context: RequestContext) -> list[dict[str, Any]]:
+    """The source's other translations this request may see (Link alternates): published now,
+    in an available translation (everything in preview)."""
+    visibility = context.visibility
+    if visibility.preview:
+        return list(source.get("alternates", []))
+    return [
+        other
+        for other in source.get("alternates", [])
+        if context.site.translations[other["locale"]].available
+        and other["published_at"] is not None
+        and other["published_at"] <= visibility.now
+    ]
+
+
+def present(source: dict[str, Any], context: RequestContext) -> dict[str, Any]:
+    """`source` without the references (`nodes` fields) this request may not see: unpublished
+    ones, and ones a realm withholds from it."""
+    node_type = context.site.node_types[source["type"]]
+    reference_fields = [f.name for f in node_type.fields if f.type == "nodes"]
+    if not reference_fields:
+        return source
+    fields = dict(source["fields"])
+    for name in reference_fields:
+        fields[name] = [
+            r for r in fields[name] if is_shown(r, context.visibility) and not withheld(r, context)
+        ]
+    return {**source, "fields": fields}
+
+
+# --- walkers ------------------------------------------------------------------------------------
+
+
+def walker_context(context: RequestContext, locale: str, root: dict[str, Any]) -> WalkerContext:
+    """The walker context of this request: its visibility, and the realms it is denied (left out
+    of definitions' queries, withheld from what is listed)."""
+    return WalkerContext(
+        generation=context.site.generation,
+        locale=locale,
+        visibility=context.visibility,
+        root=root,
+        accept=lambda s: not withheld(s, context),
+        denied_realms=tuple(denied_realm_ids(context)),
+    )
