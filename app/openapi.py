@@ -98,6 +98,8 @@ RESPONSES: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]] = {
     "/api/translations": ("A page of translations", "TranslationCollection", JSON_LD, API_ERRORS),
     "/api/translations/{translation_id}": ("A translation", "TranslationResource", JSON_LD,
                                            API_ERRORS),
+    "/api/{plural}/archives": ("Years and months of publication", "ArchiveCollection", JSON_LD,
+                               API_ERRORS),
     "/api/documents": ("A page of public documents", "DocumentCollection", JSON_LD, API_ERRORS),
     "/api/realms/{realm_id}": ("A realm", "Realm", JSON_LD, API_ERRORS),
 }  # fmt: skip

@@ -271,6 +271,16 @@ class Generation:
             page = list(cursor.sort(sort).hint(index).skip(skip).limit(limit))
         return page, self._collection("sources").count_documents(query, hint=index)
 
+    def publication_dates(
+        self, query: dict[str, Any], visibility: Visibility, *, index: str
+    ) -> list[Any]:
+        """`published_at` of every source matching `query` that `visibility` may see, newest
+        first: only that field is read, along `index` (archives group them by month)."""
+        query = _with(query, source_filter(visibility))
+        cursor = self._collection("sources").find(query, {"_id": 0, "published_at": 1})
+        sort = [("published_at", DESCENDING), ("_id", DESCENDING)]
+        return [d["published_at"] for d in cursor.sort(sort).hint(index) if d.get("published_at")]
+
     def sources_by_ids(self, source_ids: list[int]) -> list[dict[str, Any]]:
         """Sources by id, whatever their publication (callers apply app.realms.may_see)."""
         if not source_ids:

@@ -41,6 +41,9 @@ COLLECTION_QUERIES = [
 ]
 
 LISTINGS = [
+    "/api/articles/archives",
+    "/api/articles/archives?_locale=fr&node.nodesTags.tag.tagName=jazz",
+    "/api/nodes_sources/archives?publishable=true",
     "/api/documents",
     "/api/documents?mimeType=image/jpeg&filename=a&itemsPerPage=1&page=2",
     "/api/tags?parent.id=2",

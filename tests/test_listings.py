@@ -69,14 +69,14 @@ def test_tags_in_the_requested_locale(client):
 @pytest.mark.parametrize(
     ("query", "expected"),
     [
-        ("tagName=e", ["news", "events", "culture", "featured"]),
+        ("tagName=e", ["news", "events", "culture", "featured", "market"]),
         ("tagName=EVE", ["events"]),
         ("parent.id=2", ["culture"]),
         ("parent.tagName=events", ["culture"]),
-        ("not[parent.tagName]=events", ["news", "events", "featured"]),
-        ("not[parent.id][]=2", ["news", "events", "featured"]),
-        ("visible=false", []),
-        ("order[tagName]=asc", ["culture", "events", "featured", "news"]),
+        ("not[parent.tagName]=events", ["news", "events", "featured", "jazz", "market"]),
+        ("not[parent.id][]=2", ["news", "events", "featured", "jazz", "market"]),
+        ("visible=false", ["market"]),
+        ("order[tagName]=asc", ["culture", "events", "featured", "jazz", "market", "news"]),
         ("tagName[]=news&tagName[]=cult&order[tagName]=DESC", ["news", "culture"]),
     ],
 )
@@ -95,6 +95,10 @@ def test_tag_item_embeds_its_parents(client):
         "description": None,
     }
     assert "parent" not in client.get("/api/tags/1").json
+    jazz = client.get("/api/tags/5").json  # two ancestor levels: culture, then events
+    assert jazz["parent"]["slug"] == "culture"
+    assert jazz["parent"]["parent"]["slug"] == "events"
+    assert "parent" not in jazz["parent"]["parent"]
 
 
 def test_documents_are_public_only_with_roadiz_fields(client):

@@ -43,6 +43,7 @@ OPERATIONS = [
     "/api/common_content",
     "/api/{plural}/{source_id}",
     "/api/{plural}",
+    "/api/{plural}/archives",
     "/api/nodes/{node_id}",
     "/api/documents/{document_id}",
     "/api/tags/{tag_id}",

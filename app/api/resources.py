@@ -11,6 +11,7 @@ from app import resources
 from app.api.arguments import LocaleQuery, Query, QueryParser
 from app.api.caching import respond
 from app.api.redact import public_args
+from app.listing import archives
 from app.listing import sources as sources_listing
 from app.listing.openapi import parameters
 from app.listing.resources import tag_item
@@ -45,6 +46,18 @@ def source_collection(query: dict[str, Any], plural: str) -> Response:
     """Filters are parsed by app.listing (Roadiz's grammar: refused when unknown or malformed)."""
     path, args = request.path, public_args()
     return respond(lambda c: resources.source_collection(c, plural, path, args))
+
+
+@blp.route("/<string:plural>/archives")
+@blp.arguments(Query, location="query")
+@blp.doc(
+    summary="Years and months of publication of a publishable type (or of every type)",
+    operationId="source_archives",
+    parameters=parameters(sources_listing.VARIABLES),
+)
+def source_archives(query: dict[str, Any], plural: str) -> Response:
+    path, args = request.path, public_args()
+    return respond(lambda c: archives.archives(c, plural, path, args))
 
 
 @blp.route(f"/nodes/<{ID}:node_id>")

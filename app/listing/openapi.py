@@ -95,6 +95,16 @@ def schemas() -> dict[str, Any]:
             ["@id", "@type", "relativePath", "type", "processable", "mediaDuration", "folders"],
         ),  # fmt: skip
         "DocumentCollection": collection_of(_member("DocumentListed")),
+        "Archive": _object(
+            {
+                "@id": STRING,
+                "@type": {"const": "Archive"},
+                "year": {"type": "integer"},
+                "months": {"type": "object", "additionalProperties": STRING},
+            },
+            ["@id", "@type", "year", "months"],
+        ),
+        "ArchiveCollection": collection_of(ref("Archive")),
     }
 
 
