@@ -9,7 +9,7 @@ PORT ?= 5000
 FIXTURE ?= seed/demo.json
 WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: help run serve load test test-mongomock test-ferretdb seed lint format ferretdb clean bench
+.PHONY: help run serve load test test-mongomock test-ferretdb seed status rollback lint format ferretdb clean bench
 
 # Targets that start FerretDB install it first (a no-op once installed), unless the variable named
 # by the argument points them at a server instead; without Go they say what is missing when run.
@@ -53,6 +53,14 @@ ferretdb: ## Install FerretDB 1.24.2 into $$(go env GOPATH)/bin
 seed: $(STAMP) ## Load FIXTURE (default seed/demo.json) into MONGODB_URI
 	@test -n "$$MONGODB_URI" || { echo "MONGODB_URI is not set: make seed loads a MongoDB server"; exit 2; }
 	$(VENV)/bin/flask --app app:create_app seed $(FIXTURE)
+
+status: $(STAMP) ## What MONGODB_URI serves: live and previous generation, fixture, counts (JSON=1: as JSON)
+	@test -n "$$MONGODB_URI" || { echo "MONGODB_URI is not set: make status reads a MongoDB server"; exit 2; }
+	$(VENV)/bin/flask --app app:create_app site status $(if $(JSON),--json)
+
+rollback: $(STAMP) ## Make the previous generation of MONGODB_URI live again (one write)
+	@test -n "$$MONGODB_URI" || { echo "MONGODB_URI is not set: make rollback needs a MongoDB server"; exit 2; }
+	$(VENV)/bin/flask --app app:create_app site rollback
 
 bench: $(STAMP) ## Benchmark generated sites on FerretDB (BENCH_SIZES=1000,2000) or MONGODB_URI (1000,10000,100000)
 	$(call need_ferretdb,MONGODB_URI)

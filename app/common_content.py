@@ -7,12 +7,13 @@ from typing import Any
 from app.audience import denied, visible_home, walker_context
 from app.head import build_head
 from app.locale import resolve_translation
-from app.naming import COMMON_CONTENT_IRI, camel, context_iri
+from app.naming import COMMON_CONTENT_IRI, camel
 from app.reply import Reply
 from app.request_context import RequestContext
 from app.site import COMMON_CONTENT_GROUPS, Translation
 from app.web_response import ItemDumper
-from schemas.web_response import dump_walker
+from schemas.shapes import CommonContentSchema
+from schemas.web_response import serialise_items
 from walkers.walker import AUTO_CHILDREN, MENU, walk_many
 
 MENUS_MAX_LEVEL = 3
@@ -36,8 +37,7 @@ def menus(context: RequestContext, locale: str, dump: ItemDumper) -> dict[str, A
     walking = walker_context(context, locale, roots[0][0])
     walkers = walk_many(roots, MENUS_MAX_LEVEL, walking, context.definitions)
     return {
-        camel(f"{w.item['node']['node_name']} walker"): dump_walker(w, dump, counts=True)
-        for w in walkers
+        camel(f"{w.item['node']['node_name']} walker"): serialise_items(w, dump) for w in walkers
     }
 
 
@@ -46,14 +46,14 @@ def build_common_content(context: RequestContext, translation: Translation) -> d
     locale = translation.locale
     dump = ItemDumper(context, frozenset(COMMON_CONTENT_GROUPS))
     home = visible_home(context, locale)
-    return {
-        "@context": context_iri("CommonContent"),
-        "@id": COMMON_CONTENT_IRI,
-        "@type": "CommonContent",
-        "home": None if home is None else dump(home),
-        "menus": menus(context, locale, dump),
-        "head": build_head(context, locale),
-    }
+    return CommonContentSchema().dump(
+        {
+            "@id": COMMON_CONTENT_IRI,
+            "home": None if home is None else dump(home),
+            "menus": menus(context, locale, dump),
+            "head": build_head(context, locale),
+        }
+    )
 
 
 def common_content_reply(

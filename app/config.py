@@ -32,6 +32,18 @@ DEFAULTS: dict[str, object] = {
     "CORS_ORIGINS": "*",
     # s-maxage (seconds) when a node has no ttl.
     "DEFAULT_S_MAXAGE": 300,
+    # The base of the JSON-LD vocabulary (`@vocab` of every context): an absolute IRI from
+    # configuration, never from the request's Host (contexts are cached publicly).
+    "VOCAB_BASE": "http://localhost/",
+    # /metrics (docs/operations.md): METRICS=true serves it to anyone, METRICS_TOKEN to
+    # `Authorization: Bearer <token>` only; neither: no endpoint, nothing recorded.
+    "METRICS": False,
+    "METRICS_TOKEN": None,
+    # One JSON line per request on the `cms.access` logger (app/logs.py).
+    "ACCESS_LOG": True,
+    # Proxies in front of the service whose X-Forwarded-For/-Proto are trusted (werkzeug's
+    # ProxyFix); 0 trusts none. Responses never depend on these headers.
+    "PROXY_COUNT": 0,
 }
 
 # The shipped example transformer (adds `fooBar`, seed.md's example): the demo configuration's.

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import sys
+from pathlib import Path
 
 import click
 import mongomock
@@ -10,7 +12,9 @@ import pymongo
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
-from app.fixture.load import FixtureError, load_site, read_fixture
+from app.fixture.load import FixtureError, RollbackError, load_site, read_fixture, rollback
+from app.metrics import COMMANDS
+from app.site_status import render_status, site_status
 from app.store import Store
 
 
@@ -26,15 +30,16 @@ def connect(app: Flask) -> Store:
             connectTimeoutMS=timeout,
             socketTimeoutMS=max(timeout * 3, 10000),
             appname="cms-delivery-api",
-            # pymongo command monitoring (tests and the benchmark count commands with it)
-            event_listeners=app.config.get("MONGODB_EVENT_LISTENERS") or [],
+            # pymongo command monitoring: per-request counts and times (app.metrics); tests and
+            # the benchmark add their own listeners
+            event_listeners=[COMMANDS, *(app.config.get("MONGODB_EVENT_LISTENERS") or [])],
         )
         return Store(client[app.config["MONGODB_DB"]])
     client = mongomock.MongoClient(tz_aware=True)
     store = Store(client[app.config["MONGODB_DB"]])
     fixture = app.config["SITE_FIXTURE"]
     try:
-        report = load_site(store, read_fixture(fixture))
+        report = load_site(store, read_fixture(fixture), name=Path(fixture).name)
     except FixtureError as error:
         raise RuntimeError(f"{fixture}: {error.report()}") from error
     app.logger.info("embedded store: %s", report.summary())
@@ -48,6 +53,16 @@ def get_store() -> Store:
 def init_app(app: Flask) -> None:
     app.extensions["cms.store"] = connect(app)
     app.cli.add_command(seed_command)
+    app.cli.add_command(site_group)
+
+
+def _warn_if_embedded() -> None:
+    if not current_app.config["MONGODB_URI"]:
+        click.echo(
+            "warning: MONGODB_URI is not set; this is the embedded store of this process,"
+            " which is lost when it exits",
+            err=True,
+        )
 
 
 @click.command("seed")
@@ -56,18 +71,53 @@ def init_app(app: Flask) -> None:
 @click.option("--force", is_flag=True, help="Rewrite even when this file is already live.")
 def seed_command(fixture: str | None, force: bool) -> None:
     """Load a site fixture into the configured database (replaces the site)."""
-    if not current_app.config["MONGODB_URI"]:
-        click.echo(
-            "warning: MONGODB_URI is not set; loading the embedded store of this process,"
-            " which is lost when it exits",
-            err=True,
-        )
+    _warn_if_embedded()
     path = fixture or current_app.config["SITE_FIXTURE"]
     store = get_store()
     try:
         doc = read_fixture(path)
-        report = load_site(store, doc, force=force, progress=lambda m: click.echo(f"  {m}"))
+        report = load_site(
+            store, doc, force=force, name=Path(path).name, progress=lambda m: click.echo(f"  {m}")
+        )
     except FixtureError as error:
         click.echo(f"{path}: {error.report()}", err=True)
         sys.exit(1)
     click.echo(report.summary())
+
+
+@click.group("site")
+def site_group() -> None:
+    """Inspect the live site generation, or roll back to the previous one."""
+
+
+@site_group.command("status")
+@with_appcontext
+@click.option("--json", "as_json", is_flag=True, help="Print the status as one JSON document.")
+def status_command(as_json: bool) -> None:
+    """The live generation, the previous one kept, document counts, generations present."""
+    _warn_if_embedded()
+    status = site_status(get_store())
+    if as_json:
+        click.echo(json.dumps(status, indent=2))
+    else:
+        for line in render_status(status):
+            click.echo(line)
+    if status["live"] is None:
+        sys.exit(1)
+
+
+@site_group.command("rollback")
+@with_appcontext
+def rollback_command() -> None:
+    """Make the previous generation live again (one write); the one live until now becomes the
+    previous one, so running it again goes forward."""
+    _warn_if_embedded()
+    try:
+        pointer = rollback(get_store())
+    except RollbackError as error:
+        click.echo(f"rollback refused: {error}", err=True)
+        sys.exit(1)
+    click.echo(
+        f"generation v{pointer['version']} is live again"
+        f" (v{pointer['previous']['version']} is now the previous generation)"
+    )

@@ -7,9 +7,10 @@ from typing import Any
 
 from flask import Flask
 from flask_smorest import Api
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from app import db
-from app.api import cors, hygiene, negotiation, problems
+from app.api import cors, hygiene, negotiation, observe, problems
 from app.api.response_cache import ResponseCache
 from app.auth import check_secret, token_command
 from app.config import DEFAULTS, plain_environment
@@ -56,11 +57,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         api.register_blueprint(blueprint)
     app.extensions["cms.api"] = api
     problems.init_app(app)  # after Api(), whose own HTTPException handler it replaces
+    observe.init_app(app)  # before hygiene: refused requests are measured and logged too
     hygiene.init_app(app)
     cors.init_app(app)
     from app.api import contexts, docs
 
     app.register_blueprint(docs.blp)
     app.register_blueprint(contexts.blp)
+    proxies = int(app.config["PROXY_COUNT"])
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     app.wsgi_app = negotiation.FormatSuffix(app.wsgi_app)  # type: ignore[method-assign]
     return app

@@ -9,7 +9,6 @@ from app.naming import head_id
 from app.request_context import RequestContext
 from app.site import SiteModel
 from app.summaries import document_summary
-from schemas.fields import document_dumper
 
 # Head fields read straight from settings, in output order around the computed ones.
 ANALYTICS = (
@@ -52,12 +51,10 @@ def policy_url(context: RequestContext, locale: str) -> str | None:
 
 
 def build_head(
-    context: RequestContext,
-    locale: str,
-    item: dict[str, Any] | None = None,
-    document_dump: Any = None,
+    context: RequestContext, locale: str, item: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """Head fields in the order of seed.md; `item` is None for common content."""
+    """Head fields in the order of seed.md (serialised by schemas.shapes.NodesSourcesHeadSchema);
+    `item` is None for common content."""
     site = context.site
     settings = site.settings
     site_name = settings.get("site_name") or ""
@@ -79,8 +76,5 @@ def build_head(
     head["mainColor"] = settings.get("main_color")
     head.update({key: settings.get(name) for key, name in SOCIAL})
     head["homePageUrl"] = home_url(context, locale)
-    share = _share_image(site, locale, item)
-    if document_dump is None:
-        document_dump = document_dumper(frozenset({"document_display"})).dump
-    head["shareImage"] = None if share is None else document_dump(share)
+    head["shareImage"] = _share_image(site, locale, item)
     return head

@@ -96,7 +96,12 @@ def context_terms(site: SiteModel, name: str) -> dict[str, Any] | None:
     return terms
 
 
-def context_document(terms: dict[str, Any], host_url: str) -> dict[str, Any]:
-    """The served document: prefixes and the vocabulary of `host_url`, then `terms`."""
-    header = {"@version": 1.1, "@vocab": host_url + VOCAB_PATH, "hydra": HYDRA, "xsd": XSD}
+def vocabulary(base: str) -> str:
+    """The `@vocab` IRI under `base` (VOCAB_BASE: configuration, never the request's Host)."""
+    return base.rstrip("/") + "/" + VOCAB_PATH
+
+
+def context_document(terms: dict[str, Any], vocab_base: str) -> dict[str, Any]:
+    """The served document: prefixes and the vocabulary under `vocab_base`, then `terms`."""
+    header = {"@version": 1.1, "@vocab": vocabulary(vocab_base), "hydra": HYDRA, "xsd": XSD}
     return {"@context": {**header, **terms}}

@@ -1,5 +1,7 @@
-"""The OpenAPI document of the live site: the static part from flask-smorest, plus what depends on
-the node types in the database (one `<type>_get_by_path` operation and item schema per type)."""
+"""The OpenAPI document of the live site: flask-smorest's paths and parameters, the components
+generated from the marshmallow schemas that serialise the responses (schemas/), and what depends on
+the node types in the database: one item schema per node type and role, the unions of them where
+items appear, and one `<type>_get_by_path` entry of `x-operations` per reachable type."""
 
 from __future__ import annotations
 
@@ -8,68 +10,21 @@ from typing import Any
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
+from marshmallow import Schema
 
+from app.listing.openapi import node_source_collection
 from app.listing.openapi import schemas as listing_schemas
-from app.realms import SCHEMES
-from app.resources import DISPLAY
-from app.site import COMMON_CONTENT_GROUPS, SiteModel
-from schemas.fields import document_schema, node_schema
+from app.naming import context_iri
+from app.site import COMMON_CONTENT_GROUPS, NodeType, SiteModel
+from app.web_response import BREADCRUMB_GROUPS
+from schemas import shapes
 from schemas.items import SchemaRegistry
 
 WEB_RESPONSE_PATH = "/api/web_response_by_path"
 SUMMARY = "Get a resource by its path wrapped in a WebResponse object"
 PROBLEM = {"$ref": "#/components/schemas/Problem"}
 
-PROBLEM_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "@context": {"type": "string"},
-        "@id": {"type": "string"},
-        "@type": {"type": "string"},
-        "title": {"type": "string"},
-        "detail": {"type": "string"},
-        "status": {"type": "integer"},
-        "type": {"type": "string"},
-        "description": {"type": "string"},
-        "hydra:title": {"type": "string"},
-        "hydra:description": {"type": "string"},
-    },
-    "required": ["@context", "@id", "@type", "title", "detail", "status", "type"],
-}
-REDIRECTION_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "@type": {"type": "string", "const": "Redirection"},
-        "redirectUri": {"type": "string"},
-        "type": {"type": "integer", "enum": [301, 302]},
-    },
-    "required": ["@type", "redirectUri", "type"],
-}
-WALKER_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "@type": {"type": "string"},
-        "@id": {"type": "string"},
-        "children": {"type": "array", "items": {"$ref": "#/components/schemas/Walker"}},
-        "childrenCount": {"type": "integer"},
-        "item": {"type": "object"},
-        "level": {"type": "integer"},
-        "maxLevel": {"type": "integer"},
-    },
-    "required": ["@type", "@id", "children", "item"],
-}
-
-
-def _converter():
-    spec = APISpec("items", "1", "3.1.0", plugins=[MarshmallowPlugin(lambda schema: None)])
-    return spec.plugins[0].converter
-
-
-def _ref(name: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-# Every error a request can meet, sent as application/problem+json (app.errors.problem).
+# Every error a request can meet, sent as application/problem+json (app.api.problems.problem).
 ERRORS = {
     "400": "Malformed parameter (e.g. missing path, a parameter given twice)",
     "401": "A realm denies the resource without credentials, or preview without a token",
@@ -85,15 +40,16 @@ JSON_LD = ("application/ld+json", "application/json")  # chosen by Accept (app.a
 # path -> (description of the 200, its schema (a components/schemas name), media types, errors).
 RESPONSES: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]] = {
     "/healthz": ("The process is up", "Liveness", ("application/json",), HYGIENE),
-    "/readyz": ("The database answers", "Readiness", ("application/json",), (*HYGIENE, "503")),
+    "/readyz": ("The database answers and a site is loaded", "Readiness", ("application/json",),
+                (*HYGIENE, "503")),
     WEB_RESPONSE_PATH: ("The WebResponse of the item at the path", "WebResponse", JSON_LD,
                         API_ERRORS),
     "/api/common_content": ("The content every page shares", "CommonContent", JSON_LD, API_ERRORS),
     "/api/{plural}/{source_id}": ("A node source", "NodeSource", JSON_LD, API_ERRORS),
     "/api/{plural}": ("A page of node sources", "NodeSourceCollection", JSON_LD, API_ERRORS),
-    "/api/nodes/{node_id}": ("A node", "Node", JSON_LD, API_ERRORS),
-    "/api/documents/{document_id}": ("A document", "Document", JSON_LD, API_ERRORS),
-    "/api/tags/{tag_id}": ("A tag, with its parents", "TagResource", JSON_LD, API_ERRORS),
+    "/api/nodes/{node_id}": ("A node", "NodeResource", JSON_LD, API_ERRORS),
+    "/api/documents/{document_id}": ("A document", "DocumentResource", JSON_LD, API_ERRORS),
+    "/api/tags/{tag_id}": ("A tag, with its parents", "TagWithParents", JSON_LD, API_ERRORS),
     "/api/tags": ("A page of tags", "TagCollection", JSON_LD, API_ERRORS),
     "/api/translations": ("A page of translations", "TranslationCollection", JSON_LD, API_ERRORS),
     "/api/translations/{translation_id}": ("A translation", "TranslationResource", JSON_LD,
@@ -101,8 +57,45 @@ RESPONSES: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]] = {
     "/api/{plural}/archives": ("Years and months of publication", "ArchiveCollection", JSON_LD,
                                API_ERRORS),
     "/api/documents": ("A page of public documents", "DocumentCollection", JSON_LD, API_ERRORS),
-    "/api/realms/{realm_id}": ("A realm", "Realm", JSON_LD, API_ERRORS),
+    "/api/realms/{realm_id}": ("A realm", "RealmResource", JSON_LD, API_ERRORS),
 }  # fmt: skip
+
+# Response shapes, by component name; the parts they nest get their own component (the name of
+# their schema without its `Schema` suffix).
+SHAPES: dict[str, type[Schema]] = {
+    "CommonContent": shapes.CommonContentSchema,
+    "NodeSourceCollection": shapes.NodeSourceCollectionSchema,
+    "NodeResource": shapes.NodeResourceSchema,
+    "DocumentResource": shapes.DocumentResourceSchema,
+    "TagResource": shapes.TagResourceSchema,
+    "RealmResource": shapes.RealmResourceSchema,
+    "Redirection": shapes.RedirectionSchema,
+    "Problem": shapes.ProblemSchema,
+}
+
+SECURITY_SCHEMES = {
+    "bearer": {
+        "type": "http",
+        "scheme": "bearer",
+        "bearerFormat": "JWT",
+        "description": "HS256 token: ROLE_BACKEND_USER grants preview (`_preview`); `roles` and "
+        "`sub` grant bearer_role and bearer_user realms.",
+    },
+    "realmPassword": {
+        "type": "apiKey",
+        "in": "query",
+        "name": "password",
+        "description": "Password of a plain_password realm (also accepted as the header "
+        "`Authorization: PasswordQuery <password>`).",
+    },
+}
+# Every operation is public; credentials only widen what it shows.
+SECURITY = [{}, {"bearer": []}, {"realmPassword": []}]
+SERVERS = [{"url": "/", "description": "This service"}]
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
 
 
 def _problem_responses(statuses: tuple[str, ...] = API_ERRORS) -> dict[str, Any]:
@@ -116,110 +109,117 @@ def _responses(path: str) -> dict[str, Any]:
     return {"200": {"description": description, "content": content}, **_problem_responses(errors)}
 
 
-def _object(properties: dict[str, Any]) -> dict[str, Any]:
-    """A closed object whose every property is required (as the service always sends them)."""
-    return {"type": "object", "properties": properties, "required": list(properties),
-            "additionalProperties": False}  # fmt: skip
-
-
-def _with_context(json_schema: dict[str, Any], **properties: Any) -> dict[str, Any]:
-    """A resource schema: `json_schema` preceded by its "@context" and followed by `properties`."""
-    return _object({"@context": {"type": "string"}, **json_schema["properties"], **properties})
-
-
-def _one_of(names: list[str]) -> dict[str, Any]:
-    return {"oneOf": [_ref(name) for name in names]}
-
-
 def _status(value: str) -> dict[str, Any]:
-    return _object({"status": {"type": "string", "const": value}})
+    return {"type": "object", "properties": {"status": {"type": "string", "const": value}},
+            "required": ["status"], "additionalProperties": False}  # fmt: skip
 
 
-def _resource_schemas(site: SiteModel, schemas: SchemaRegistry, converter: Any) -> dict[str, Any]:
-    """Schemas of the entry points of app.api.resources and of common_content, from the same
-    marshmallow schemas that serialise them."""
+def _readiness() -> dict[str, Any]:
+    """/readyz: the status, the generation this process serves and its age (app.api.health)."""
+    schema = _status("ready")
+    schema["properties"].update(
+        {
+            "generation": {"type": "integer", "description": "The site generation served"},
+            "loaded_at": {"type": ["string", "null"], "format": "date-time"},
+            "age_seconds": {"type": ["number", "null"], "description": "Seconds since loaded_at"},
+        }
+    )
+    schema["required"] = list(schema["properties"])
+    return schema
+
+
+def _one_of(names: list[str], *, nullable: bool = False) -> dict[str, Any]:
+    """A union of item schemas told apart by `@type` (each fixes its own)."""
+    union: dict[str, Any] = {"oneOf": [_ref(name) for name in names]}
+    if nullable:
+        union["oneOf"].append({"type": "null"})
+    return union
+
+
+def _spec() -> tuple[APISpec, Any]:
+    spec = APISpec("shapes", "1", "3.1.0", plugins=[MarshmallowPlugin()])
+    return spec, spec.plugins[0].converter
+
+
+def _item(converter: Any, schema: Schema, node_type: NodeType, *, all_required: bool) -> dict:
+    json_schema = converter.schema2jsonschema(schema)
+    json_schema["properties"]["@type"] = {"type": "string", "const": node_type.name}
+    required = list(json_schema["properties"]) if all_required else ["@id", "@type"]
+    json_schema["required"] = required
+    return json_schema
+
+
+def _listed_groups(site: SiteModel) -> frozenset[str]:
+    """Every group a listed item (walker child, breadcrumb) may be serialised with: the groups of
+    the page operations, of common content and of breadcrumbs."""
+    groups = set(COMMON_CONTENT_GROUPS) | BREADCRUMB_GROUPS
+    for node_type in site.node_types.values():
+        groups.update(node_type.operation_groups())
+    return frozenset(groups)
+
+
+def item_schemas(site: SiteModel, schemas: SchemaRegistry, converter: Any) -> dict[str, Any]:
+    """Per node type: the WebResponse item, the collection member and resource and the common
+    content home (reachable types); the listed item (every type: walkers list blocks too)."""
     out: dict[str, Any] = {}
-    types = site.reachable_types()
-    for node_type in types:
+    common = frozenset(COMMON_CONTENT_GROUPS)
+    for node_type in site.reachable_types():
         groups = frozenset(node_type.operation_groups())
-        common = schemas.item(node_type, frozenset(COMMON_CONTENT_GROUPS), site.plurals)
-        for suffix, schema in (
-            ("Resource", schemas.item(node_type, groups, site.plurals, item=True)),
-            ("Item", schemas.item(node_type, groups, site.plurals)),
-            ("CommonContentItem", common),
-        ):
-            json_schema = converter.schema2jsonschema(schema)
-            json_schema["properties"]["@type"] = {"type": "string", "const": node_type.name}
-            if suffix == "Resource":
-                json_schema = _with_context(json_schema)
-            else:
-                json_schema["required"] = list(json_schema["properties"])
-            out[f"{node_type.name}{suffix}"] = json_schema
-    names = [t.name for t in types]
-    out["NodeSource"] = _one_of([f"{n}Resource" for n in names])
-    # /api/nodes_sources lists blocks too, and properties[] keeps only the fields it names
-    out["SparseNodeSource"] = {
-        "type": "object",
-        "properties": {"@id": {"type": "string"}, "@type": {"type": "string"}},
-        "required": ["@id", "@type"],
-    }
-    member = {"anyOf": [_ref(f"{n}Item") for n in names] + [_ref("SparseNodeSource")]}
-    view = {
-        "type": "object",
-        "properties": {
-            "@id": {"type": "string"},
-            "@type": {"const": "hydra:PartialCollectionView"},
-            **{f"hydra:{k}": {"type": "string"} for k in ("first", "last", "previous", "next")},
-        },
-        "required": ["@id", "@type"],
-        "additionalProperties": False,
-    }
-    out["IriTemplate"] = _object({
-        "@type": {"const": "hydra:IriTemplate"},
-        "hydra:template": {"type": "string"},
-        "hydra:variableRepresentation": {"const": "BasicRepresentation"},
-        "hydra:mapping": {"type": "array", "items": _object({
-            "@type": {"const": "IriTemplateMapping"},
-            "variable": {"type": "string"},
-            "property": {"type": "string"},
-            "required": {"type": "boolean"},
-        })},
-    })  # fmt: skip
-    out["NodeSourceCollection"] = _object({
-        "@context": {"type": "string"},
-        "@id": {"type": "string"},
-        "@type": {"const": "hydra:Collection"},
-        "hydra:totalItems": {"type": "integer", "minimum": 0},
-        "hydra:member": {"type": "array", "items": member},
-        "hydra:view": view,
-        "hydra:search": _ref("IriTemplate"),
-    }) | {"required": ["@context", "@id", "@type", "hydra:totalItems", "hydra:member"]}  # fmt: skip
-    home = _one_of([f"{n}CommonContentItem" for n in names])
-    home["oneOf"].append({"type": "null"})
-    out["CommonContent"] = _object({
-        "@context": {"type": "string"},
-        "@id": {"type": "string"},
-        "@type": {"const": "CommonContent"},
-        "home": home,
-        "menus": {"type": "object", "additionalProperties": _ref("Walker")},
-        "head": {"type": "object"},
-    })  # fmt: skip
-    node = converter.schema2jsonschema(node_schema(DISPLAY, with_position=True))
-    out["Node"] = _with_context(node, nodeName={"type": "string"}, nodeType={"type": "string"})
-    out["Document"] = _with_context(converter.schema2jsonschema(document_schema(DISPLAY)))
-    out.update(listing_schemas())
-    out["Realm"] = _object({
-        "@context": {"type": "string"},
-        "@type": {"const": "Realm"},
-        "@id": {"type": "string"},
-        "name": {"type": "string"},
-        "behaviour": {"type": "string"},
-        "type": {"type": "string", "enum": sorted(SCHEMES)},
-        "authenticationScheme": {"type": "string", "enum": sorted(set(SCHEMES.values()))},
-    })  # fmt: skip
-    out["Liveness"] = _status("ok")
-    out["Readiness"] = _status("ready")
+        page = schemas.item(node_type, groups, site.plurals, item=True)
+        resource = _item(converter, page, node_type, all_required=True)
+        out[f"{node_type.name}WebResponseItem"] = copy.deepcopy(resource)
+        context = {"type": "string", "enum": [context_iri(node_type.name)]}
+        resource["properties"] = {"@context": context, **resource["properties"]}
+        resource["required"] = ["@context", *resource["required"]]
+        out[f"{node_type.name}Resource"] = resource
+        member = schemas.item(node_type, groups, site.plurals)
+        out[f"{node_type.name}Item"] = _item(converter, member, node_type, all_required=True)
+        home = schemas.item(node_type, common, site.plurals)
+        out[f"{node_type.name}CommonContentItem"] = _item(
+            converter, home, node_type, all_required=True
+        )
+    listed = _listed_groups(site)
+    for node_type in site.node_types.values():
+        schema = schemas.item(node_type, listed, site.plurals)
+        out[f"{node_type.name}ListedItem"] = _item(converter, schema, node_type, all_required=False)
     return out
+
+
+def _components(
+    transformer_schema: type[Schema], site: SiteModel, schemas: SchemaRegistry
+) -> dict[str, Any]:
+    """The response shapes and the node types' item schemas, with every part they nest."""
+    spec, converter = _spec()
+    spec.components.schema("WebResponse", schema=transformer_schema)
+    for name, schema in SHAPES.items():
+        spec.components.schema(name, schema=schema)
+    items = item_schemas(site, schemas, converter)
+    return {**copy.deepcopy(spec.to_dict()["components"]["schemas"]), **items}
+
+
+def _site_unions(components: dict[str, Any], site: SiteModel, extra: dict[str, Any]) -> None:
+    """Where items appear, the union of the node types' item schemas of the live site."""
+    reachable = [t.name for t in site.reachable_types()]
+    every = list(site.node_types)
+    refs = {name: f"#/components/schemas/{name}WebResponseItem" for name in reachable}
+    refs["Redirection"] = "#/components/schemas/Redirection"
+    web_response = components["WebResponse"]
+    web_response["properties"]["item"] = {
+        "oneOf": [{"$ref": ref} for ref in refs.values()],
+        "discriminator": {"propertyName": "@type", "mapping": refs},
+    }
+    web_response["properties"].update(extra)
+    listed = _one_of([f"{name}ListedItem" for name in every])
+    for walker in ("Walker", "MenuWalker"):
+        components[walker]["properties"]["item"] = listed
+    components["Breadcrumbs"]["properties"]["items"]["items"] = listed
+    common = components["CommonContent"]["properties"]
+    common["home"] = _one_of([f"{n}CommonContentItem" for n in reachable], nullable=True)
+    collection = components["NodeSourceCollection"]["properties"]
+    collection["hydra:member"]["items"] = _one_of([f"{n}Item" for n in reachable])
+    components["NodeSource"] = _one_of([f"{n}Resource" for n in reachable])
+    components["Liveness"] = _status("ok")
+    components["Readiness"] = _readiness()
 
 
 def _path_parameters(document: dict[str, Any], site: SiteModel) -> None:
@@ -232,59 +232,35 @@ def _path_parameters(document: dict[str, Any], site: SiteModel) -> None:
                 parameter["schema"] = {"type": "string", "enum": plurals}
 
 
-def web_response_schema(extra: dict[str, Any], types: list[str]) -> dict[str, Any]:
-    refs = {name: f"#/components/schemas/{name}WebResponseItem" for name in types}
-    refs["Redirection"] = "#/components/schemas/Redirection"
-    properties = {
-        "@context": {"type": "string"},
-        "@id": {"type": "string"},
-        "@type": {"type": "string", "const": "WebResponse"},
-        "item": {
-            "oneOf": [{"$ref": ref} for ref in refs.values()],
-            "discriminator": {"propertyName": "@type", "mapping": refs},
-        },
-        "breadcrumbs": {"type": "object"},
-        "head": {"type": "object"},
-        "blocks": {"type": "array", "items": {"$ref": "#/components/schemas/Walker"}},
-        "realms": {"type": "array", "items": {"type": "object"}},
-        "hidingBlocks": {"type": "boolean"},
-        **extra,
-    }
-    return {"type": "object", "properties": properties, "required": list(properties)}
-
-
 def build_document(
     base: dict[str, Any],
     site: SiteModel,
     schemas: SchemaRegistry,
+    transformer_schema: type[Schema],
     extra_properties: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """`base` (flask-smorest's document) completed for the node types of `site`."""
+    """`base` (flask-smorest's document) completed with the response shapes (the configured
+    transformer's WebResponse schema among them) and the node types of `site`."""
     document = copy.deepcopy(base)
-    components = document.setdefault("components", {}).setdefault("schemas", {})
-    converter = _converter()
-    types = site.reachable_types()
-    for node_type in types:
-        schema = schemas.item(
-            node_type, frozenset(node_type.operation_groups()), site.plurals, item=True
-        )
-        json_schema = converter.schema2jsonschema(schema)
-        json_schema["properties"]["@type"] = {"type": "string", "const": node_type.name}
-        json_schema["required"] = list(json_schema["properties"])
-        components[f"{node_type.name}WebResponseItem"] = json_schema
-    components["Redirection"] = REDIRECTION_SCHEMA
-    components["Walker"] = WALKER_SCHEMA
-    components["Problem"] = PROBLEM_SCHEMA
-    components["WebResponse"] = web_response_schema(extra_properties or {}, [t.name for t in types])
-    components.update(_resource_schemas(site, schemas, converter))
+    document["servers"] = SERVERS
+    components = document.setdefault("components", {})
+    components.pop("responses", None)  # flask-smorest's DEFAULT_ERROR is not what errors are
+    components["securitySchemes"] = SECURITY_SCHEMES
+    found = components.setdefault("schemas", {})
+    found.pop("Error", None)
+    found.update(_components(transformer_schema, site, schemas))
+    _site_unions(found, site, extra_properties or {})
+    # Roadiz's collections (app/listing): filters, hydra:search, sparse members, other resources
+    found.update(listing_schemas())
+    listed = [f"{t.name}ListedItem" for t in site.node_types.values()]
+    found["NodeSourceCollection"] = node_source_collection(listed)
     for path, item in document["paths"].items():
         for method, operation in item.items():
-            if method != "parameters":  # flask-smorest's DEFAULT_ERROR is not what errors are
+            if method != "parameters":
                 operation["responses"] = (
                     _responses(path) if path in RESPONSES else _problem_responses()
                 )
-    document["components"].pop("responses", None)
-    components.pop("Error", None)
+                operation["security"] = SECURITY
     _path_parameters(document, site)
     operation = document["paths"][WEB_RESPONSE_PATH]["get"]
     operation["x-operations"] = [
@@ -300,6 +276,6 @@ def build_document(
             "maxDepth": True,
             "serializationGroups": list(node_type.operation_groups()),
         }
-        for node_type in types
+        for node_type in site.reachable_types()
     ]
     return document

@@ -15,9 +15,11 @@ from app.request_context import RequestContext
 from app.site import NodeType
 from app.summaries import document_summary, tag_summary
 from app.web_response import ItemDumper
-from schemas.fields import document_dumper, node_schema
-
-DISPLAY = frozenset({"document_display", "tag_base", "tag_parent"})
+from schemas.shapes import (
+    DocumentResourceSchema,
+    NodeResourceSchema,
+    RealmResourceSchema,
+)
 
 
 def reachable_type(context: RequestContext, plural: str) -> NodeType:
@@ -70,11 +72,10 @@ def node_item(context: RequestContext, node_id: int, locale: str | None) -> Repl
     tags = [
         tag_summary(t | {"id": t["_id"]}, locale, default) for t in generation.tags(node["tag_ids"])
     ]
-    shown = node_schema(DISPLAY, with_position=True)().dump(
-        {"id": node["_id"], "visible": node["visible"], "position": node["position"], "tags": tags}
-    )
-    body = {"@context": context_iri("Node"), **shown, "nodeName": node["node_name"],
-            "nodeType": node["type"]}  # fmt: skip
+    body = NodeResourceSchema().dump(
+        {"id": node["_id"], "visible": node["visible"], "position": node["position"], "tags": tags,
+         "nodeName": node["node_name"], "nodeType": node["type"]}
+    )  # fmt: skip
     return Reply(body, locale, protected=bool(node["realm_ids"]))
 
 
@@ -84,13 +85,12 @@ def document_item(context: RequestContext, document_id: int, locale: str | None)
         raise NotFound(f"No document {document_id}")
     locale = _locale(context, locale)
     summary = document_summary(document | {"id": document["_id"]}, locale)
-    return Reply({"@context": context_iri("Document"), **document_dumper(DISPLAY).dump(summary)},
-                 locale)  # fmt: skip
+    return Reply(DocumentResourceSchema().dump(summary), locale)
 
 
 def realm_item(context: RequestContext, realm_id: int) -> Reply:
     realm = context.site.realms.get(realm_id)
     if realm is None:
         raise NotFound(f"No realm {realm_id}")
-    body = {"@context": context_iri("Realm"), **realm_view(realm)}
+    body = RealmResourceSchema().dump(realm_view(realm))
     return Reply(body, context.site.default_translation.locale)

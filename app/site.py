@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import current_app
+from flask import current_app, g
 
+from app import metrics
 from app.errors import ServiceUnavailable
 from app.naming import camel, slug
 from app.store import Generation, Store
@@ -158,6 +159,8 @@ class SiteModel:
     # Future published_at values, sorted: public responses change by themselves at these moments.
     publication_times: list[datetime] = field(default_factory=list)
     cache: dict[Any, Any] = field(default_factory=dict)
+    # When the generation was loaded (the live pointer's loaded_at): /readyz, metrics.
+    loaded_at: datetime | None = None
 
     @property
     def default_translation(self) -> Translation:
@@ -235,9 +238,13 @@ class SiteCache:
         with self._lock:
             if self._model is None or self._model.version != live["version"]:
                 self._model = SiteModel.load(self.store.generation(live["version"]))
+                self._model.loaded_at = live.get("loaded_at")
+                metrics.site_model_built(self._model.version, self._model.loaded_at)
             self._checked = now
             return self._model
 
 
 def current_site() -> SiteModel:
-    return current_app.extensions["cms.site"].current()
+    site = current_app.extensions["cms.site"].current()
+    g.generation = site.version  # the access log's `generation` (app.api.observe)
+    return site

@@ -187,6 +187,23 @@ class Store:
         """Make a written generation the live one (a single-document write)."""
         self.db[SITE].replace_one({"_id": LIVE_ID}, {"_id": LIVE_ID, **live}, upsert=True)
 
+    def switch_from(self, version: int, live: dict[str, Any]) -> bool:
+        """Replace the pointer with `live` if generation `version` is still the live one (a
+        single-document write that a concurrent load cannot interleave); False otherwise."""
+        self.commands += 1
+        result = self.db[SITE].replace_one(
+            {"_id": LIVE_ID, "version": version}, {"_id": LIVE_ID, **live}
+        )
+        return result.matched_count == 1
+
+    def counts(self, version: int) -> dict[str, int]:
+        """Documents per kind of a generation, as the database counts them."""
+        self.commands += len(KINDS)
+        return {
+            kind: self.db[collection_name(kind, version)].estimated_document_count()
+            for kind in KINDS
+        }
+
     def generations(self) -> list[int]:
         """Versions that have collections in the database."""
         versions = set()

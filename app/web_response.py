@@ -16,9 +16,9 @@ from app.realms import decide
 from app.reply import Reply
 from app.request_context import RequestContext
 from app.resolution import NOT_RESOLVED, Resolution, resolve_path
-from schemas.fields import document_dumper
-from schemas.web_response import WebResponseSchema, dump_walker
-from walkers.walker import AUTO_CHILDREN, walk
+from schemas.shapes import RedirectionSchema
+from schemas.web_response import WebResponseSchema, serialise_items
+from walkers.walker import AUTO_CHILDREN, Walker, walk
 
 BLOCKS_MAX_LEVEL = 5
 BREADCRUMB_GROUPS = frozenset({"nodes_sources_base", "urls", "tag_base"})
@@ -26,13 +26,14 @@ BREADCRUMB_GROUPS = frozenset({"nodes_sources_base", "urls", "tag_base"})
 
 @dataclass
 class WebResponse:
-    """The resource returned by web_response_by_path (parts already serialised)."""
+    """The resource returned by web_response_by_path: `item` and the breadcrumbs' items are
+    serialised by their node type's schema, blocks are walkers; the schema does the rest."""
 
     id: str = ""
     item: dict[str, Any] | None = None
     breadcrumbs: dict[str, Any] = field(default_factory=dict)
     head: dict[str, Any] = field(default_factory=dict)
-    blocks: list[dict[str, Any]] = field(default_factory=list)
+    blocks: list[Walker] = field(default_factory=list)
     realms: list[dict[str, Any]] = field(default_factory=list)
     hiding_blocks: bool = False
 
@@ -43,7 +44,6 @@ class ItemDumper:
     def __init__(self, context: RequestContext, groups: frozenset[str]):
         self.context = context
         self.groups = groups
-        self._documents = document_dumper(groups)
 
     def __call__(self, source: dict[str, Any], *, item: bool = False) -> dict[str, Any]:
         site = self.context.site
@@ -51,9 +51,6 @@ class ItemDumper:
             site.node_types[source["type"]], self.groups, site.plurals, item=item
         )
         return schema.dump(present(source, self.context))
-
-    def document(self, document: dict[str, Any]) -> dict[str, Any]:
-        return self._documents.dump(document)
 
 
 def breadcrumbs(source: dict[str, Any], context: RequestContext, dump: ItemDumper) -> dict:
@@ -73,10 +70,10 @@ def breadcrumbs(source: dict[str, Any], context: RequestContext, dump: ItemDumpe
     }
 
 
-def blocks(source: dict[str, Any], context: RequestContext, dump: ItemDumper) -> list[dict]:
+def blocks(source: dict[str, Any], context: RequestContext, dump: ItemDumper) -> list[Walker]:
     walking = walker_context(context, source["locale"], source)
     root = walk(source, AUTO_CHILDREN, BLOCKS_MAX_LEVEL, walking, context.definitions)
-    return [dump_walker(child, dump, counts=False) for child in root.children]
+    return [serialise_items(child, dump) for child in root.children]
 
 
 class WebResponseTransformer:
@@ -97,7 +94,7 @@ class WebResponseTransformer:
         source = data.source
         if source is None:  # an external redirection
             locale = site.default_translation.locale
-            output.item = data.redirection
+            output.item = RedirectionSchema().dump(data.redirection)
             output.breadcrumbs = {"@type": "Breadcrumbs", "@id": breadcrumbs_id(None), "items": []}
             output.head = build_head(context, locale)
             return output
@@ -106,7 +103,7 @@ class WebResponseTransformer:
         dump = ItemDumper(context, groups)
         output.item = dump(source, item=True)
         output.breadcrumbs = breadcrumbs(source, context, ItemDumper(context, BREADCRUMB_GROUPS))
-        output.head = build_head(context, source["locale"], source, document_dump=dump.document)
+        output.head = build_head(context, source["locale"], source)
         output.blocks = [] if decision.hiding_blocks else blocks(source, context, dump)
         output.realms = decision.realms
         output.hiding_blocks = decision.hiding_blocks

@@ -1,4 +1,7 @@
-"""Marshmallow fields of the sub-objects every item carries: node, tags, documents, references."""
+"""Marshmallow fields of the sub-objects every item carries: node, tags, documents, references.
+
+Each schema class is built once per *shape* (what the groups change in it), so that one shape is
+one class, and one component of the OpenAPI document, whatever the groups that asked for it."""
 
 from __future__ import annotations
 
@@ -9,57 +12,96 @@ from marshmallow import Schema, fields
 
 from app.naming import document_iri, node_iri, source_iri, tag_iri
 
+# Groups of the resources served at their own IRI (node, document, tag) and of the head's image.
+DISPLAY = frozenset({"document_display", "tag_base", "tag_parent"})
+
 # The stored plural of every node type, as (name, plural) pairs (hashable: schemas are cached).
 Plurals = tuple[tuple[str, str], ...]
 
-
-@cache  # the instance is stateless: one per groups, shared by every request
-def document_dumper(groups: frozenset[str]) -> Schema:
-    return document_schema(groups)()
+# Documented types of computed fields (fields.Function carries no type of its own).
+IRI = {"type": "string"}
+NULLABLE_IRI = {"type": ["string", "null"]}
+NULLABLE_DATE_TIME = {"type": ["string", "null"], "format": "date-time"}
 
 
 def iso(value: Any) -> str | None:
     return None if value is None else value.isoformat()
 
 
-@cache  # pure in its (hashable) arguments: build each schema class once
+def constant(value: str) -> fields.Field:
+    return fields.Constant(value, metadata={"type": "string", "enum": [value]})
+
+
+def shape(declared: dict[str, fields.Field], name: str) -> type[Schema]:
+    """A schema class of `declared` fields, every one always sent (required in the document)."""
+    for field in declared.values():
+        field.required = True
+    return Schema.from_dict(declared, name=name)
+
+
+def document_dumper(groups: frozenset[str]) -> Schema:
+    return _document_dumper("document_display" in groups)
+
+
+@cache  # the instance is stateless: one per shape, shared by every request
+def _document_dumper(display: bool) -> Schema:
+    return _document_schema(display)()
+
+
 def tag_schema(groups: frozenset[str]) -> type[Schema]:
+    return _tag_schema("tag_parent" in groups)
+
+
+@cache  # one class per shape
+def _tag_schema(with_parent: bool) -> type[Schema]:
     declared: dict[str, fields.Field] = {
-        "@type": fields.Constant("Tag"),
-        "@id": fields.Function(lambda t: tag_iri(t["id"])),
+        "@type": constant("Tag"),
+        "@id": fields.Function(lambda t: tag_iri(t["id"]), metadata=IRI),
         "slug": fields.String(),
         "name": fields.String(),
         "visible": fields.Boolean(),
     }
-    if "tag_parent" in groups:
+    if with_parent:
         declared["parent"] = fields.Function(
-            lambda t: None if t.get("parent") is None else tag_iri(t["parent"])
+            lambda t: None if t.get("parent") is None else tag_iri(t["parent"]),
+            metadata=NULLABLE_IRI,
         )
-    return Schema.from_dict(declared, name="TagSchema")
+    return shape(declared, "TagSchema" if with_parent else "TagSummarySchema")
 
 
-@cache  # pure in its (hashable) arguments: build each schema class once
 def node_schema(groups: frozenset[str], *, with_position: bool) -> type[Schema]:
+    tags = "tag_base" in groups
+    return _node_schema(tags, tags and "tag_parent" in groups, with_position)
+
+
+@cache  # one class per shape
+def _node_schema(tags: bool, tag_parent: bool, with_position: bool) -> type[Schema]:
     declared: dict[str, fields.Field] = {
-        "@type": fields.Constant("Node"),
-        "@id": fields.Function(lambda n: node_iri(n["id"])),
+        "@type": constant("Node"),
+        "@id": fields.Function(lambda n: node_iri(n["id"]), metadata=IRI),
         "visible": fields.Boolean(),
     }
     if with_position:
-        declared["position"] = fields.Raw()
-    if "tag_base" in groups:
-        declared["tags"] = fields.List(fields.Nested(tag_schema(groups)))
-    name = "ItemNodeSchema" if with_position else "NodeSchema"
-    return Schema.from_dict(declared, name=name)
+        declared["position"] = fields.Raw(metadata={"type": "number"})
+    if tags:
+        declared["tags"] = fields.List(fields.Nested(_tag_schema(tag_parent)))
+    name = ("ItemNode" if with_position else "Node") + ("" if tags else "WithoutTags")
+    if tags and not tag_parent:
+        name += "WithTagSummaries"
+    return shape(declared, f"{name}Schema")
 
 
-@cache  # pure in its (hashable) arguments: build each schema class once
 def document_schema(groups: frozenset[str]) -> type[Schema]:
+    return _document_schema("document_display" in groups)
+
+
+@cache  # one class per shape
+def _document_schema(display: bool) -> type[Schema]:
     declared: dict[str, fields.Field] = {
-        "@type": fields.Constant("Document"),
-        "@id": fields.Function(lambda d: document_iri(d["id"])),
+        "@type": constant("Document"),
+        "@id": fields.Function(lambda d: document_iri(d["id"]), metadata=IRI),
     }
-    if "document_display" in groups:
+    if display:
         declared.update(
             relativePath=fields.String(attribute="relative_path"),
             filename=fields.String(),
@@ -68,21 +110,32 @@ def document_schema(groups: frozenset[str]) -> type[Schema]:
             imageWidth=fields.Integer(attribute="image_width", allow_none=True),
             imageHeight=fields.Integer(attribute="image_height", allow_none=True),
         )
-    return Schema.from_dict(declared, name="DocumentSchema")
+    return shape(declared, "DocumentSchema" if display else "DocumentLinkSchema")
 
 
-@cache  # pure in its (hashable) arguments: build each schema class once
 def reference_schema(groups: frozenset[str], plurals: Plurals) -> type[Schema]:
     """A source listed by a `nodes` field: nodes_sources_base + urls. `plurals`: the stored
     plural of each node type, (name, plural) pairs."""
+    tags = "tag_base" in groups
+    return _reference_schema(tags, tags and "tag_parent" in groups, plurals)
+
+
+@cache  # one class per shape (and site's plurals)
+def _reference_schema(tags: bool, tag_parent: bool, plurals: Plurals) -> type[Schema]:
     plural_of = dict(plurals)
+    node = _node_schema(tags, tag_parent, False)
     declared: dict[str, fields.Field] = {
-        "@id": fields.Function(lambda s: source_iri(plural_of[s["type"]], s["_id"])),
+        "@id": fields.Function(lambda s: source_iri(plural_of[s["type"]], s["_id"]), metadata=IRI),
         "@type": fields.String(attribute="type"),
         "title": fields.String(),
-        "publishedAt": fields.Function(lambda s: iso(s.get("published_at"))),
+        "publishedAt": fields.Function(
+            lambda s: iso(s.get("published_at")), metadata=NULLABLE_DATE_TIME
+        ),
         "slug": fields.String(),
-        "url": fields.Function(lambda s: s["url"] if s["reachable"] else None),
-        "node": fields.Nested(node_schema(groups, with_position=False)),
+        "url": fields.Function(
+            lambda s: s["url"] if s["reachable"] else None, metadata=NULLABLE_IRI
+        ),
+        "node": fields.Nested(node),
     }
-    return Schema.from_dict(declared, name="NodeSourceReferenceSchema")
+    name = "NodeSourceReference" + node.__name__.removeprefix("Node").removesuffix("Schema")
+    return shape(declared, f"{name}Schema")

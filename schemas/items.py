@@ -8,7 +8,16 @@ from marshmallow import Schema, fields
 
 from app.naming import source_iri
 from app.site import FieldDef, NodeType
-from schemas.fields import Plurals, document_schema, iso, node_schema, reference_schema
+from schemas.fields import (
+    IRI,
+    NULLABLE_DATE_TIME,
+    NULLABLE_IRI,
+    Plurals,
+    document_schema,
+    iso,
+    node_schema,
+    reference_schema,
+)
 
 BASE_GROUPS = frozenset({"nodes_sources_base", "nodes_sources"})
 META_GROUPS = frozenset({"nodes_sources"})
@@ -40,7 +49,9 @@ def _typed_field(field: FieldDef, groups: frozenset[str], plurals: Plurals) -> f
     if field.type in ("custom_forms", "users"):
         return fields.List(fields.String(), attribute=attribute)
     if field.type == "datetime":
-        return fields.Function(lambda s, n=field.name: iso(s["fields"].get(n)))
+        return fields.Function(
+            lambda s, n=field.name: iso(s["fields"].get(n)), metadata=NULLABLE_DATE_TIME
+        )
     cls = SCALARS.get(field.type, fields.String)
     return cls(attribute=attribute, allow_none=True, dump_default=None)
 
@@ -51,17 +62,19 @@ def build_item_schema(
     """The schema of `node_type` items under `groups`; `item` marks the WebResponse item itself
     (its node shows `position`); `plurals` name the types of referenced sources in their IRIs."""
     declared: dict[str, fields.Field] = {
-        "@id": fields.Function(lambda s: source_iri(node_type.plural, s["_id"])),
+        "@id": fields.Function(lambda s: source_iri(node_type.plural, s["_id"]), metadata=IRI),
         "@type": fields.String(attribute="type"),
     }
     if groups & BASE_GROUPS:
         declared["title"] = fields.String()
-        declared["publishedAt"] = fields.Function(lambda s: iso(s.get("published_at")))
+        declared["publishedAt"] = fields.Function(
+            lambda s: iso(s.get("published_at")), metadata=NULLABLE_DATE_TIME
+        )
         declared["slug"] = fields.String()
     if groups & URL_GROUPS and node_type.reachable:
         declared["url"] = fields.String()
     elif groups & URL_GROUPS and node_type.is_link():
-        declared["url"] = fields.Function(link_url)
+        declared["url"] = fields.Function(link_url, metadata=NULLABLE_IRI)
     if groups & BASE_GROUPS:
         declared["node"] = fields.Nested(node_schema(groups, with_position=item))
     for field in node_type.fields:

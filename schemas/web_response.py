@@ -1,4 +1,4 @@
-"""Output schemas of the WebResponse and of walkers."""
+"""Output schema of the WebResponse, and the serialisation of walkers."""
 
 from __future__ import annotations
 
@@ -8,37 +8,38 @@ from typing import Any
 from marshmallow import Schema, fields
 
 from app.naming import context_iri
+from schemas.shapes import BreadcrumbsSchema, NodesSourcesHeadSchema, RealmSchema, walker_schema
 from walkers.walker import Walker
 
 
 class WebResponseSchema(Schema):
-    """Fields of seed.md's WebResponse table, in its order; parts arrive already serialised."""
+    """Fields of seed.md's WebResponse table, in its order. `item` and the breadcrumbs' items
+    arrive serialised by their node type's schema; blocks are walkers (walkers.walker.Walker)."""
 
-    context = fields.Constant(context_iri("WebResponse"), data_key="@context")
-    id = fields.String(data_key="@id")
-    type = fields.Constant("WebResponse", data_key="@type")
-    item = fields.Raw()
-    breadcrumbs = fields.Raw()
-    head = fields.Raw()
-    blocks = fields.Raw()
-    realms = fields.Raw()
-    hiding_blocks = fields.Boolean(data_key="hidingBlocks")
+    context = fields.Constant(
+        context_iri("WebResponse"),
+        data_key="@context",
+        required=True,
+        metadata={"type": "string", "enum": [context_iri("WebResponse")]},
+    )
+    id = fields.String(data_key="@id", required=True)
+    type = fields.Constant(
+        "WebResponse",
+        data_key="@type",
+        required=True,
+        metadata={"type": "string", "enum": ["WebResponse"]},
+    )
+    item = fields.Dict(required=True)
+    breadcrumbs = fields.Nested(BreadcrumbsSchema, required=True)
+    head = fields.Nested(NodesSourcesHeadSchema, required=True)
+    blocks = fields.List(fields.Nested(walker_schema(False)), required=True)
+    realms = fields.List(fields.Nested(RealmSchema), required=True)
+    hiding_blocks = fields.Boolean(data_key="hidingBlocks", required=True)
 
 
-def dump_walker(
-    walker: Walker, dump_item: Callable[[dict[str, Any]], dict], *, counts: bool
-) -> dict[str, Any]:
-    """A walker in seed.md's field order; childrenCount/level/maxLevel only with `counts`
-    (the children_count and walker_level groups)."""
-    out: dict[str, Any] = {
-        "@type": walker.kind,
-        "@id": walker.blank_id,
-        "children": [dump_walker(c, dump_item, counts=counts) for c in walker.children],
-    }
-    if counts:
-        out["childrenCount"] = len(walker.children)
-    out["item"] = dump_item(walker.item)
-    if counts:
-        out["level"] = walker.level
-        out["maxLevel"] = walker.max_level
-    return out
+def serialise_items(walker: Walker, dump_item: Callable[[dict[str, Any]], dict]) -> Walker:
+    """Serialise the item of `walker` and of its descendants (`dumped`), for walker_schema()."""
+    walker.dumped = dump_item(walker.item)
+    for child in walker.children:
+        serialise_items(child, dump_item)
+    return walker

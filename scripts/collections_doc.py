@@ -46,29 +46,37 @@ A loaded site is a **generation**: one set of collections named `<kind>_v<N>` (`
 `paths_v3`, ...), one per kind below, all written by the same load. The single document
 `{_id: "live"}` of the `site` collection names the generation readers use (`version: N`).
 
-To inspect the live site in mongosh, read the pointer first, then query that generation:
+The previous generation stays beside the live one with the same shape, so a query on the wrong
+`_v<N>` answers with stale data without any error. Always read the pointer first (or run
+`flask --app app:create_app site status`, `make status`: docs/operations.md), then query that
+generation. In mongosh, on the database named by `MONGODB_DB` (`cms` by default):
 
 ```js
-db.site.findOne({_id: "live"})            // { _id: "live", version: 1, sha256: ..., ... }
-db.sources_v1.find({url: "/about"})       // with the version found above
-db.paths_v1.findOne({_id: "/old-about"})
-db.getCollectionNames()                   // generations present: *_v<N>
+use cms
+const live = db.site.findOne({_id: "live"})  // { _id: "live", version: 1, previous: null, ... }
+db.getCollection(`sources_v${live.version}`).find({url: "/about"})
+db.getCollection(`paths_v${live.version}`).findOne({_id: "/old-about"})
+db.getCollectionNames()                      // generations present: *_v<N>
 ```
 
 A load (`app/fixture/load.py`, `load_site`):
 
 1. validates the whole fixture and materialises every document (`app/fixture/materialise.py`);
    an invalid fixture is reported and **nothing** is written;
-2. writes every collection of the new generation `N` = (highest generation present or live) + 1,
-   then its indexes, while readers keep using the current one;
-3. switches with a single-document write (`replace_one` upsert of `{_id: "live"}`), so readers
-   go from the old site to the new one at once and never see a half-loaded site;
-4. keeps the previous generation, which processes that cached the pointer may still read (each
-   process re-reads it every `SITE_VERSION_TTL` seconds, 1 by default), and drops any older one.
+2. drops the leftovers of an interrupted load (generations the pointer names neither as live nor
+   as previous), so their number is reused and versions stay contiguous;
+3. writes every collection of the new generation `N` = (highest of the live and previous
+   versions) + 1, then its indexes, while readers keep using the current one;
+4. switches with a single-document write (`replace_one` upsert of `{_id: "live"}`), so readers
+   go from the old site to the new one at once and never see a half-loaded site; the pointer's
+   `previous` records the generation that was live;
+5. keeps that previous generation, which processes that cached the pointer may still read (each
+   process re-reads it every `SITE_VERSION_TTL` seconds, 1 by default) and which
+   `site rollback` can make live again, and drops any older one.
 
-The pointer records the `sha256` of the fixture (canonical JSON, so formatting does not count).
-Loading the same file again writes nothing and the live generation stays; `--force` rewrites it
-as a new generation.
+The pointer records the fixture's file name (`fixture`) and `sha256` (canonical JSON, so
+formatting does not count). Loading the same file again writes nothing and the live generation
+stays; `--force` rewrites it as a new generation.
 
 Requests read a generation with the publication rule of `app/publication.py`: outside preview a
 source is shown when `node.status` is `published` and `published_at <= now` (a source without
@@ -86,11 +94,14 @@ dates, shown here as ISO strings, are BSON dates in the database (`ISODate(...)`
 DESCRIPTIONS: dict[str, str] = {
     SITE: """\
 The live pointer: one document, `{_id: "live"}`, naming the live generation (`version`), with the
-`sha256` of the fixture it was loaded from, `loaded_at` and the number of documents of each kind
-(`counts`). The loader writes it last, in one `replace_one` (upsert); it is the switch. Every
-process reads it (`Store.live()`) to find the generation to query, at most every `SITE_VERSION_TTL`
-seconds, and loads that generation's site model when the version changes. The loader compares
-`sha256` to skip loading the same fixture twice.""",
+name (`fixture`) and `sha256` of the fixture it was loaded from, `loaded_at` and the number of
+documents of each kind (`counts`), and `previous`: the same fields (`version`, `sha256`,
+`fixture`, `loaded_at`, `counts`) of the generation kept beside it, or null after the first load.
+The loader writes it last, in one `replace_one` (upsert); it is the switch. `site rollback`
+swaps `previous` and the live fields in one write (guarded by the live `version`), so a second
+rollback goes forward again. Every process reads it (`Store.live()`) to find the generation to
+query, at most every `SITE_VERSION_TTL` seconds, and loads that generation's site model when the
+version changes. The loader compares `sha256` to skip loading the same fixture twice.""",
     "translations": """\
 One document per translation; `_id` is the locale. `default` marks the translation whose urls carry
 no locale prefix, `available: false` hides a translation outside preview, and `override_locale` is
@@ -232,7 +243,7 @@ def _section(
 def render() -> str:
     """The Markdown of docs/collections.md."""
     store = Store(mongomock.MongoClient(tz_aware=True)["cms"])
-    report = load_site(store, read_fixture(FIXTURE))
+    report = load_site(store, read_fixture(FIXTURE), name=FIXTURE.name)
     version = report.version
     indexes = store.index_information(version)
     out = [INTRO]

@@ -12,4 +12,6 @@ def test_healthz(client):
 def test_readyz_pings_the_database(client):
     response = client.get("/readyz")
     assert response.status_code == 200
-    assert response.json == {"status": "ready"}
+    assert response.json["status"] == "ready"
+    assert response.json["generation"] == 1  # the demo site, loaded once
+    # the full body (loaded_at, age_seconds) is checked in test_site_status.py

@@ -221,8 +221,11 @@ def test_an_unknown_type_has_no_context(client):
     assert response.json["detail"] == 'No context for type "Nope"'
 
 
-def test_the_vocabulary_follows_the_requested_host(client):
+def test_the_vocabulary_comes_from_configuration_not_from_the_host(client, make_app):
     response = client.get("/api/contexts/WebResponse", base_url="https://cms.example.org")
+    assert response.json["@context"]["@vocab"] == "http://localhost/api/docs.jsonld#"
+    configured = make_app(VOCAB_BASE="https://cms.example.org").test_client()
+    response = configured.get("/api/contexts/WebResponse", headers={"Host": "evil.example"})
     assert response.json["@context"]["@vocab"] == "https://cms.example.org/api/docs.jsonld#"
 
 

@@ -44,6 +44,8 @@ class Walker:
     children: list[Walker] = field(default_factory=list)
     # Set on children supplied by a definition that stops collection below itself.
     stopped: bool = False
+    #: The item as the response shows it (schemas.web_response.serialise_items).
+    dumped: dict[str, Any] | None = None
 
     @property
     def blank_id(self) -> str:

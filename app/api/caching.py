@@ -7,11 +7,12 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
-from flask import Response, current_app, request
+from flask import Response, current_app, g, request
 
 from app.api import negotiation
 from app.api.encoding import LD_JSON, dumps
 from app.api.hygiene import request_context
+from app.api.redact import canonical_pairs
 from app.api.response_cache import CachedResponse
 from app.reply import Reply
 from app.request_context import RequestContext
@@ -61,11 +62,28 @@ def cache_control(context: RequestContext, s_maxage: int) -> str:
     )
 
 
-def respond(build: Callable[[RequestContext], Reply], *, language: bool = False) -> Response:
+def respond(
+    build: Callable[[RequestContext], Reply],
+    *,
+    answer: tuple | Callable[[RequestContext], tuple] | None = None,
+    iri: str | None = None,
+) -> Response:
     """Every content view: the response cache for anonymous requests, else `build` the Reply and
-    send it. `language`: the response depends on Accept-Language (part of the cache key)."""
+    send it.
+
+    `answer`: the normalised values the response depends on (or a function of the request
+    context computing them), the cache key besides generation and path; by default every
+    parameter in canonical order (app.api.redact.canonical_pairs), so that no parameter is ever
+    answered from another's entry. `iri`: the `@id` of the response when it is not the request's
+    own path and query (web_response_by_path: its normalised `path` only)."""
     context = request_context()
-    key, hit = cached(context, language=language)
+    if iri is not None:
+        context.request_iri = iri
+    if answer is None:
+        answer = canonical_pairs(request.args)
+    elif callable(answer):
+        answer = answer(context)
+    key, hit = cached(context, answer)
     if hit is not None:
         return hit
     return send(build(context), context, cache_key=key)
@@ -102,11 +120,13 @@ def send(reply: Reply, context: RequestContext, *, cache_key: tuple | None = Non
     return replay(cached, context)
 
 
-def cached(context: RequestContext, *, language: bool) -> tuple[tuple | None, Response | None]:
-    """(key, response): the cache key of this request and its cached response, if any."""
+def cached(context: RequestContext, answer: tuple) -> tuple[tuple | None, Response | None]:
+    """(key, response): the cache key of this request and its cached response, if any.
+    `answer`: the normalised values the response depends on (ResponseCache.key)."""
     cache = current_app.extensions["cms.response_cache"]
-    key = cache.key(request, context.site.version, language=language)
+    key = cache.key(request, context.site.version, answer)
     hit = cache.get(key, context.visibility.now)
+    g.cache = "bypass" if key is None else "miss" if hit is None else "hit"  # the access log
     return key, None if hit is None else replay(hit, context)
 
 

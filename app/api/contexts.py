@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, current_app
 
 from app.api.encoding import LD_JSON, json_response
 from app.errors import NotFound
@@ -21,6 +21,8 @@ def context(name: str) -> Response:
     terms = context_terms(current_site(), name)
     if terms is None:
         raise NotFound(f'No context for type "{name}"')
-    response = json_response(context_document(terms, request.host_url), mimetype=LD_JSON)
+    # @vocab from configuration: the context is cached publicly, so it never follows the Host.
+    document = context_document(terms, current_app.config["VOCAB_BASE"])
+    response = json_response(document, mimetype=LD_JSON)
     response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
     return response

@@ -82,7 +82,11 @@ def openapi_document() -> Response:
         transformer = current_app.extensions["cms.transformer"]
         extra = getattr(transformer, "openapi_properties", None)
         document = site.cache["openapi"] = build_document(
-            api.spec.to_dict(), site, current_app.extensions["cms.schemas"], extra
+            api.spec.to_dict(),
+            site,
+            current_app.extensions["cms.schemas"],
+            transformer.schema_class,
+            extra,
         )
     return json_response(document, mimetype="application/json")
 

@@ -9,8 +9,7 @@ from flask_smorest import Blueprint
 
 from app.api.arguments import Query, QueryParser
 from app.api.caching import respond
-from app.api.redact import public_args
-from app.api.resources import ID
+from app.api.resources import ID, request_args
 from app.listing import resources as listing
 from app.listing.openapi import parameters
 
@@ -28,7 +27,7 @@ blp.ARGUMENTS_PARSER = QueryParser()
 @blp.doc(summary="Translations (hydra:Collection)", operationId="translation_collection",
          parameters=parameters(listing.TRANSLATION_VARIABLES))  # fmt: skip
 def translation_collection(query: dict[str, Any]) -> Response:
-    path, args = request.path, public_args()
+    path, args = request.path, request_args()
     return respond(lambda c: listing.translations(c, path, args))
 
 
@@ -44,7 +43,7 @@ def translation_get(query: dict[str, Any], translation_id: int) -> Response:
 @blp.doc(summary="Tags (hydra:Collection)", operationId="tag_collection",
          parameters=parameters(listing.TAG_VARIABLES))  # fmt: skip
 def tag_collection(query: dict[str, Any]) -> Response:
-    path, args = request.path, public_args()
+    path, args = request.path, request_args()
     return respond(lambda c: listing.tags(c, path, args))
 
 
@@ -53,5 +52,5 @@ def tag_collection(query: dict[str, Any]) -> Response:
 @blp.doc(summary="Public documents (hydra:Collection)", operationId="document_collection",
          parameters=parameters(listing.DOCUMENT_VARIABLES))  # fmt: skip
 def document_collection(query: dict[str, Any]) -> Response:
-    path, args = request.path, public_args()
+    path, args = request.path, request_args()
     return respond(lambda c: listing.documents(c, path, args))

@@ -12,13 +12,14 @@ from app.api.redact import public_full_path
 from app.errors import ApiError
 from app.naming import context_iri, error_iri, error_type
 from app.paths import InvalidPath
+from schemas.shapes import ProblemSchema
 
 log = logging.getLogger(__name__)
 
 
 def problem(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
     """The problem+json response every error of the service is sent as."""
-    body = {
+    body = ProblemSchema().dump({
         "@context": context_iri("Error"),
         "@id": error_iri(status),
         "@type": "hydra:Error",
@@ -29,7 +30,7 @@ def problem(status: int, message: str, headers: dict[str, str] | None = None) ->
         "description": message,
         "hydra:title": "An error occurred",
         "hydra:description": message,
-    }
+    })  # fmt: skip
     response = json_response(body, status=status, mimetype="application/problem+json")
     response.headers["Cache-Control"] = "no-store"
     for name, value in (headers or {}).items():

@@ -1,8 +1,10 @@
-"""The request's path and query as the service repeats them (in @id, logs): without secrets."""
+"""The request's path and query as the service repeats them (in @id, hydra links, logs, cache
+keys): without secrets, and in a canonical form where a response depends on them."""
 
 from __future__ import annotations
 
-from urllib.parse import unquote_plus
+from collections.abc import Iterable
+from urllib.parse import quote, unquote_plus, urlencode
 
 from flask import request
 from werkzeug.datastructures import MultiDict
@@ -11,7 +13,7 @@ SECRET_PARAMETERS = frozenset({"password"})
 
 
 def public_query() -> str:
-    """The raw query string, in its order and encoding, without secret parameters."""
+    """The raw query string, in its order and encoding, without secret parameters (logs)."""
     raw = request.query_string.decode("latin-1")
     kept = [
         pair
@@ -21,13 +23,28 @@ def public_query() -> str:
     return "&".join(kept)
 
 
-def public_args() -> MultiDict:
-    """The parsed query arguments without secret parameters (what the domain may repeat)."""
-    return MultiDict(
-        [(k, v) for k, v in request.args.items(multi=True) if k not in SECRET_PARAMETERS]
-    )
-
-
 def public_full_path() -> str:
     query = public_query()
     return f"{request.path}?{query}" if query else request.path
+
+
+def canonical_pairs(args: MultiDict) -> tuple[tuple[str, str], ...]:
+    """Every non-secret parameter, sorted by name: two spellings of one query are one key and
+    one IRI. `order[...]` parameters keep their relative order (the first sorts first) after
+    the others."""
+    pairs = [(k, v) for k, v in args.items(multi=True) if k not in SECRET_PARAMETERS]
+    return tuple(
+        sorted(
+            pairs,
+            key=lambda kv: (
+                kv[0].startswith("order["),
+                "" if kv[0].startswith("order[") else kv[0],
+            ),
+        )
+    )
+
+
+def iri(path: str, pairs: Iterable[tuple[str, str]]) -> str:
+    """`path` with a query of `pairs` (slashes left readable: ?path=/about)."""
+    query = urlencode(list(pairs), safe="/", quote_via=quote)
+    return f"{path}?{query}" if query else path

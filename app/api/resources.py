@@ -6,11 +6,12 @@ from typing import Any
 
 from flask import Response, request
 from flask_smorest import Blueprint
+from werkzeug.datastructures import MultiDict
 
 from app import resources
 from app.api.arguments import LocaleQuery, Query, QueryParser
 from app.api.caching import respond
-from app.api.redact import public_args
+from app.api.redact import canonical_pairs
 from app.listing import archives
 from app.listing import sources as sources_listing
 from app.listing.openapi import parameters
@@ -35,6 +36,13 @@ def source_get(query: dict[str, Any], plural: str, source_id: int) -> Response:
     return respond(lambda context: resources.source_item(context, plural, source_id))
 
 
+def request_args() -> MultiDict:
+    """Parameters without secrets in canonical order (app.api.redact.canonical_pairs: `order[]`
+    keys keep their relative order): two spellings of one query are one cache entry with the
+    same hydra links."""
+    return MultiDict(canonical_pairs(request.args))
+
+
 @blp.route("/<string:plural>")
 @blp.arguments(Query, location="query")
 @blp.doc(
@@ -44,7 +52,7 @@ def source_get(query: dict[str, Any], plural: str, source_id: int) -> Response:
 )
 def source_collection(query: dict[str, Any], plural: str) -> Response:
     """Filters are parsed by app.listing (Roadiz's grammar: refused when unknown or malformed)."""
-    path, args = request.path, public_args()
+    path, args = request.path, request_args()
     return respond(lambda c: resources.source_collection(c, plural, path, args))
 
 
@@ -56,7 +64,7 @@ def source_collection(query: dict[str, Any], plural: str) -> Response:
     parameters=parameters(sources_listing.VARIABLES),
 )
 def source_archives(query: dict[str, Any], plural: str) -> Response:
-    path, args = request.path, public_args()
+    path, args = request.path, request_args()
     return respond(lambda c: archives.archives(c, plural, path, args))
 
 

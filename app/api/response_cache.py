@@ -35,17 +35,17 @@ class ResponseCache:
         self.hits = 0
         self.misses = 0
 
-    def key(self, request: Request, version: int, *, language: bool) -> tuple | None:
-        """The key of a public request, or None for one that must not be cached."""
+    def key(self, request: Request, version: int, answer: tuple) -> tuple | None:
+        """The key of a public request, or None for one that must not be cached.
+
+        `answer`: the normalised values the response depends on besides the path (the resolved
+        translation, the canonical query...), as the route computes them; never the raw query
+        string, so parameters that change nothing (cache-busters) share one entry."""
         if not self.enabled or "Authorization" in request.headers:
             return None
         if any(name in request.args for name in PRIVATE_PARAMETERS):
             return None
-        # The raw query string, not the parsed arguments: the body repeats it (@id, hydra:view),
-        # so two spellings of the same arguments are two entries.
-        query = request.query_string.decode("latin-1")
-        accept_language = request.headers.get("Accept-Language", "") if language else ""
-        return (version, request.path, query, accept_language)
+        return (version, request.path, answer)
 
     def get(self, key: tuple | None, now: datetime) -> CachedResponse | None:
         if key is None:

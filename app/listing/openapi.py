@@ -33,7 +33,7 @@ def collection_of(member: dict[str, Any]) -> dict[str, Any]:
             "@type": {"const": "hydra:Collection"},
             "hydra:totalItems": {"type": "integer", "minimum": 0},
             "hydra:member": {"type": "array", "items": member},
-            "hydra:view": ref("PartialCollectionView"),
+            "hydra:view": ref("HydraView"),
             "hydra:search": ref("IriTemplate"),
         },
         ["@context", "@id", "@type", "hydra:totalItems", "hydra:member"],
@@ -57,12 +57,18 @@ def _member(name: str) -> dict[str, Any]:
     return {"anyOf": [ref(name), SPARSE]}
 
 
+def node_source_collection(item_names: list[str]) -> dict[str, Any]:
+    """`/api/<plural>` and `/api/nodes_sources`: members of any type (blocks too), sparse under
+    properties[]."""
+    return collection_of({"anyOf": [*(ref(n) for n in item_names), SPARSE]})
+
+
 def schemas() -> dict[str, Any]:
     tag = _object(TAG, list(TAG))
     tag_item = _object({"@context": STRING, **TAG, "parent": ref("TagParent")}, list(TAG))
     tag_parent = _object({**TAG, "parent": ref("TagParent")}, list(TAG))
     return {
-        "PartialCollectionView": _view(),
+        "HydraView": _view(),
         "IriTemplate": _object(
             {
                 "@type": {"const": "hydra:IriTemplate"},
@@ -88,7 +94,7 @@ def schemas() -> dict[str, Any]:
         "TranslationCollection": collection_of(_member("Translation")),
         "TagListed": tag,
         "TagParent": tag_parent,
-        "TagResource": tag_item,
+        "TagWithParents": tag_item,
         "TagCollection": collection_of(_member("TagListed")),
         "DocumentListed": _object(
             DOCUMENT,

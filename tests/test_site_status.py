@@ -1,0 +1,190 @@
+"""Operating the live pointer: `site status`, contiguous versions, `site rollback`, /readyz."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+
+from app.db import get_store
+from app.fixture.load import fixture_sha256, load_site
+from app.store import KINDS
+from tests.conftest import demo_site
+from tests.helpers import get_path, node
+
+
+@pytest.fixture
+def fresh(make_app):
+    """An app on its own database, with the demo site loaded once more as `demo.json`."""
+    app = make_app()
+    with app.app_context():
+        store = get_store()
+        load_site(store, demo_site(), force=True, name="demo.json")
+        yield app, store
+
+
+def edited_site(title: str):
+    site = demo_site()
+    node(site, "about")["sources"]["en"]["title"] = title
+    return site
+
+
+def run(app, *args: str):
+    return app.test_cli_runner().invoke(args=["site", *args])
+
+
+def test_the_pointer_records_the_previous_generation_and_the_fixture(fresh):
+    _, store = fresh
+    before = store.live()
+    load_site(store, edited_site("About the city"), name="edited.json")
+    live = store.live()
+    assert live["version"] == before["version"] + 1
+    assert live["fixture"] == "edited.json"
+    assert live["sha256"] == fixture_sha256(edited_site("About the city"))
+    assert live["previous"] == {
+        "version": before["version"],
+        "sha256": before["sha256"],
+        "fixture": "demo.json",
+        "loaded_at": before["loaded_at"],
+        "counts": before["counts"],
+    }
+    assert store.generations() == [before["version"], live["version"]]
+
+
+def test_status_prints_live_previous_counts_and_generations(fresh):
+    app, store = fresh
+    live = store.live()
+    result = run(app, "status")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    version, previous = live["version"], live["previous"]["version"]
+    assert lines[0].startswith(f"live:        v{version}, fixture demo.json (sha256 ")
+    assert lines[1] == f"  sha256:    {live['sha256']}"
+    assert lines[2].startswith("  documents: translations 3, settings 13, node_types 9,")
+    assert lines[3].startswith(f"previous:    v{previous}, fixture ")
+    assert lines[3].endswith(", kept")
+    assert lines[4] == f"generations: v{previous} (previous), v{version} (live)"
+
+
+def test_status_json_holds_the_same(fresh):
+    app, store = fresh
+    live = store.live()
+    result = run(app, "status", "--json")
+    assert result.exit_code == 0, result.output
+    status = json.loads(result.stdout)
+    assert status["live"]["version"] == live["version"]
+    assert status["live"]["fixture"] == "demo.json"
+    assert status["live"]["sha256"] == live["sha256"]
+    assert datetime.fromisoformat(status["live"]["loaded_at"]) <= datetime.now(UTC)
+    assert list(status["live"]["counts"]) == list(KINDS)
+    assert status["live"]["counts"] == live["counts"]  # counted in the database
+    assert status["previous"]["version"] == live["previous"]["version"]
+    assert status["generations"] == [
+        {"version": live["previous"]["version"], "role": "previous"},
+        {"version": live["version"], "role": "live"},
+    ]
+
+
+def test_an_interrupted_loads_leftovers_are_dropped_and_its_number_reused(fresh):
+    app, store = fresh
+    live = store.live()
+    leftover = live["version"] + 1
+    store.write_generation(leftover, {"translations": [{"_id": "xx"}]})  # never switched to
+    status = json.loads(run(app, "status", "--json").stdout)
+    assert status["generations"][-1] == {
+        "version": leftover,
+        "role": "leftover (dropped by the next load)",
+    }
+    report = load_site(store, edited_site("About the city"))
+    assert report.version == leftover  # reused: versions stay contiguous
+    assert store.generations() == [live["version"], leftover]
+    assert store.dump_generation(leftover)["translations"] != [{"_id": "xx"}]
+
+
+def test_rollback_switches_to_the_previous_generation_and_back(fresh):
+    app, store = fresh
+    load_site(store, edited_site("About the town"), name="edited.json")
+    client = app.test_client()
+    assert get_path(client, "/about").json["item"]["title"] == "About the town"
+    forward = store.live()
+
+    result = run(app, "rollback")
+    assert result.exit_code == 0, result.output
+    back = forward["previous"]["version"]
+    assert f"generation v{back} is live again (v{forward['version']} is now" in result.output
+    live = store.live()
+    assert live["version"] == back and live["fixture"] == "demo.json"
+    assert live["previous"]["version"] == forward["version"]
+    assert live["previous"]["fixture"] == "edited.json"
+    assert get_path(client, "/about").json["item"]["title"] == "About us"
+    assert client.get("/readyz").json["generation"] == back
+    assert store.generations() == [back, forward["version"]]  # nothing dropped
+
+    assert run(app, "rollback").exit_code == 0  # forward again
+    assert store.live()["version"] == forward["version"]
+    assert get_path(client, "/about").json["item"]["title"] == "About the town"
+
+
+def test_a_load_after_a_rollback_keeps_the_live_generation_as_previous(fresh):
+    _, store = fresh
+    load_site(store, edited_site("About the town"))
+    assert run(fresh[0], "rollback").exit_code == 0
+    live = store.live()
+    report = load_site(store, edited_site("About the city"))
+    assert report.version == max(live["version"], live["previous"]["version"]) + 1
+    assert store.live()["previous"]["version"] == live["version"]
+    assert store.generations() == [live["version"], report.version]
+
+
+def test_rollback_without_a_previous_generation_is_refused(make_app):
+    app = make_app()
+    with app.app_context():
+        store = get_store()
+        live = store.live()
+        live.pop("previous", None)
+        store.switch({k: v for k, v in live.items() if k != "_id"})  # a first load's pointer
+        result = run(app, "rollback")
+        assert result.exit_code == 1
+        assert f"rollback refused: generation v{live['version']} has no previous generation" in (
+            result.output
+        )
+        assert store.live()["version"] == live["version"]
+
+
+def test_rollback_to_a_dropped_generation_is_refused(fresh):
+    app, store = fresh
+    previous = store.live()["previous"]["version"]
+    store.drop_generation(previous)
+    result = run(app, "rollback")
+    assert result.exit_code == 1
+    assert f"the previous generation v{previous} is no longer in the database" in result.output
+
+
+def test_readyz_names_the_generation_served_and_its_age(fresh):
+    app, store = fresh
+    client = app.test_client()
+    response = client.get("/readyz")
+    assert response.status_code == 200
+    body = response.json
+    live = store.live()
+    assert set(body) == {"status", "generation", "loaded_at", "age_seconds"}
+    assert body["status"] == "ready"
+    assert body["generation"] == live["version"]
+    loaded_at = datetime.fromisoformat(body["loaded_at"])
+    assert abs(loaded_at - live["loaded_at"].replace(tzinfo=UTC)).total_seconds() < 0.001
+    assert 0 <= body["age_seconds"] <= (datetime.now(UTC) - loaded_at).total_seconds()
+    assert response.headers["Cache-Control"] == "no-store"
+    load_site(store, edited_site("About the city"))
+    assert client.get("/readyz").json["generation"] == live["version"] + 1
+
+
+def test_the_seed_command_records_the_fixture_file_name(fresh, tmp_path):
+    app, store = fresh
+    path = tmp_path / "town-site.json"
+    path.write_text(json.dumps(edited_site("About the town")), encoding="utf-8")
+    result = app.test_cli_runner().invoke(args=["seed", str(path)])
+    assert result.exit_code == 0, result.output
+    live = store.live()
+    assert live["fixture"] == "town-site.json"
+    assert live["previous"]["fixture"] == "demo.json"
