@@ -64,6 +64,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(docs.blp)
     app.register_blueprint(contexts.blp)
+    app.register_blueprint(contexts.hydra_blp)
     proxies = int(app.config["PROXY_COUNT"])
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
