@@ -79,8 +79,13 @@ def _class(short_name: str, properties: list[str], collection: str | None) -> di
         operations.append({"@type": ["hydra:Operation", "schema:FindAction"],
                            "hydra:method": "GET", "hydra:title": f"get{short_name}Collection",
                            "returns": "hydra:Collection"})  # fmt: skip
-    return {"@id": f"#{short_name}", "@type": "hydra:Class", "hydra:title": short_name,
-            "hydra:supportedProperty": supported, "hydra:supportedOperation": operations}  # fmt: skip
+    return {
+        "@id": f"#{short_name}",
+        "@type": "hydra:Class",
+        "hydra:title": short_name,
+        "hydra:supportedProperty": supported,
+        "hydra:supportedOperation": operations,
+    }
 
 
 def documentation(site: SiteModel, title: str, description: str, vocab: str) -> dict[str, Any]:

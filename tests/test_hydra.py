@@ -47,8 +47,13 @@ def test_api_documentation_describes_each_resource(client):
             "#ConstraintViolationList"} <= set(classes)  # fmt: skip
     title = next(p for p in classes["#Page"]["hydra:supportedProperty"]
                  if p["hydra:title"] == "title")  # fmt: skip
-    assert title["hydra:property"] == {"@id": "#Page/title", "@type": "rdf:Property",
-                                       "label": "title", "domain": "#Page", "range": "xsd:string"}  # fmt: skip
+    assert title["hydra:property"] == {
+        "@id": "#Page/title",
+        "@type": "rdf:Property",
+        "label": "title",
+        "domain": "#Page",
+        "range": "xsd:string",
+    }
     operation = classes["#Article"]["hydra:supportedOperation"][0]
     assert operation["hydra:title"] == "getArticleCollection"
     assert operation["@type"] == ["hydra:Operation", "schema:FindAction"]
