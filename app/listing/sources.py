@@ -189,7 +189,7 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
     params.check_known(ACCEPTED, route_.path)
     query = build_query(context, params, route_)
     sort = sort_of(params, list(ORDERS))
-    index = INDEX[route_.node_type is not None][sort[0][0] if sort else None]
+    index = INDEX["type" in query][sort[0][0] if sort else None]
     sort = [*sort, ("_id", sort[-1][1])] if sort else [("_id", 1)]
     page: Page = pagination(params, default=ITEMS_PER_PAGE, maximum=MAX_ITEMS_PER_PAGE)
     fields = requested(params)
