@@ -18,10 +18,10 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
+from app.audience import denied_realm_ids
 from app.errors import BadRequest
 from app.listing import hydra
 from app.listing.params import Page, Params
-from app.realms import granted
 from app.reply import Reply
 from app.request_context import RequestContext
 from app.search_index import fold, text_fields, words
@@ -114,8 +114,7 @@ def _filters(context: RequestContext, params: Params, locale: str) -> dict[str, 
                and ((t.get("names") or {}).get(locale) or (t.get("names") or {}).get(default)
                     or t["slug"]) in tag_names]  # fmt: skip
         query["node.tag_ids"] = {"$in": ids}
-    realms = context.site.realms.values()
-    denied = [r["_id"] for r in realms if r["behaviour"] == "deny" and not granted(r, context)]
+    denied = denied_realm_ids(context, check_passwords=True)
     if denied:
         query["node.realm_ids"] = {"$nin": denied}
     return query

@@ -12,6 +12,7 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
+from app.audience import denied_realm_ids
 from app.errors import BadRequest, NotFound
 from app.listing import hydra
 from app.listing.filters import (
@@ -171,7 +172,7 @@ def build_query(context: RequestContext, params: Params, route_: Route) -> dict[
     for filter_ in FILTERS:
         filter_.apply(params, builder, env)
     realms = context.site.realms.values()
-    denied = [r["_id"] for r in realms if r["behaviour"] == "deny" and not granted(r, context)]
+    denied = denied_realm_ids(context, check_passwords=True)  # any node of the type may be listed
     if denied:
         builder.add("node.realm_ids", {"$nin": denied})
     hidden = [
