@@ -67,12 +67,18 @@ def test_cache_tags_are_bounded(make_app):
     assert tags.endswith(",overflow")
 
 
-def test_link_alternates_list_other_shown_translations(client):
-    assert get_path(client, "/about").headers["Link"] == (
-        '</a-propos>; rel="alternate"; hreflang="fr"'
-    )  # de is unavailable
-    assert get_path(client, "/fr/blog").headers["Link"] == '</blog>; rel="alternate"; hreflang="en"'
-    assert "Link" not in get_path(client, "/blog/english-only-note").headers
+def test_link_alternates_list_every_shown_translation_as_roadiz(client):
+    # every shown translation, the page's own included, in translation order; title: the Base64
+    # translation name; attributes in Roadiz's order; "," without space
+    english = '</about>; rel="alternate"; hreflang="en"; title="RW5nbGlzaA=="; type="text/html"'
+    french = '</a-propos>; rel="alternate"; hreflang="fr"; title="RnJhbsOnYWlz"; type="text/html"'
+    assert get_path(client, "/about").headers["Link"] == f"{english},{french}"  # de unavailable
+    assert get_path(client, "/a-propos").headers["Link"] == f"{english},{french}"
+    assert client.get("/api/pages/1101").headers["Link"] == f"{english},{french}"
+    assert get_path(client, "/blog/english-only-note").headers["Link"] == (
+        '</blog/english-only-note>; rel="alternate"; hreflang="en"; title="RW5nbGlzaA=="; '
+        'type="text/html"'
+    )
 
 
 def test_s_maxage_never_outlives_the_next_publication(make_app):
