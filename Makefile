@@ -9,7 +9,7 @@ PORT ?= 5000
 FIXTURE ?= seed/demo.json
 WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: help run serve load test test-mongomock test-ferretdb seed status rollback lint format ferretdb clean bench
+.PHONY: help run serve load test test-mongomock test-ferretdb seed status rollback lint format ferretdb clean bench bench-embedded
 
 # Targets that start FerretDB install it first (a no-op once installed), unless the variable named
 # by the argument points them at a server instead; without Go they say what is missing when run.
@@ -65,6 +65,9 @@ rollback: $(STAMP) ## Make the previous generation of MONGODB_URI live again (on
 bench: $(STAMP) ## Benchmark generated sites on FerretDB (BENCH_SIZES=1000,2000) or MONGODB_URI (1000,10000,100000)
 	$(call need_ferretdb,MONGODB_URI)
 	PATH="$$PATH:$$(go env GOPATH 2>/dev/null || echo $$HOME/go)/bin" BENCH_SIZES="$(BENCH_SIZES)" BENCH_SECONDS="$(BENCH_SECONDS)" $(PY) -m bench.run
+
+bench-embedded: $(STAMP) ## The embedded store served by gunicorn, cold, at EMBEDDED_SIZES (1000,10000,50000) sources
+	EMBEDDED_SIZES="$(EMBEDDED_SIZES)" BENCH_SECONDS="$(BENCH_SECONDS)" $(PY) -m bench.embedded
 
 load: $(STAMP) ## Bounded loopback load test of gunicorn (LOAD_SECONDS=60 LOAD_CONCURRENCY=32), worker RSS
 	$(call need_ferretdb,MONGODB_URI)

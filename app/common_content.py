@@ -12,6 +12,7 @@ from app.reply import Reply
 from app.request_context import RequestContext
 from app.site import COMMON_CONTENT_GROUPS, Translation
 from app.web_response import ItemDumper
+from schemas import shared
 from schemas.shapes import CommonContentSchema
 from schemas.web_response import serialise_items
 from walkers.walker import AUTO_CHILDREN, MENU, walk_many
@@ -46,7 +47,7 @@ def build_common_content(context: RequestContext, translation: Translation) -> d
     locale = translation.locale
     dump = ItemDumper(context, frozenset(COMMON_CONTENT_GROUPS))
     home = visible_home(context, locale)
-    return CommonContentSchema().dump(
+    return shared(CommonContentSchema).dump(
         {
             "@id": COMMON_CONTENT_IRI,
             "home": None if home is None else dump(home),

@@ -7,11 +7,11 @@ import sys
 from pathlib import Path
 
 import click
-import mongomock
 import pymongo
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
+from app.embedded import embedded_database, warn_if_too_large
 from app.fixture.load import FixtureError, RollbackError, load_site, read_fixture, rollback
 from app.metrics import COMMANDS
 from app.site_status import render_status, site_status
@@ -35,14 +35,14 @@ def connect(app: Flask) -> Store:
             event_listeners=[COMMANDS, *(app.config.get("MONGODB_EVENT_LISTENERS") or [])],
         )
         return Store(client[app.config["MONGODB_DB"]])
-    client = mongomock.MongoClient(tz_aware=True)
-    store = Store(client[app.config["MONGODB_DB"]])
+    store = Store(embedded_database(app.config["MONGODB_DB"]))
     fixture = app.config["SITE_FIXTURE"]
     try:
         report = load_site(store, read_fixture(fixture), name=Path(fixture).name)
     except FixtureError as error:
         raise RuntimeError(f"{fixture}: {error.report()}") from error
     app.logger.info("embedded store: %s", report.summary())
+    warn_if_too_large(app.logger, report.counts.get("sources", 0))
     return store
 
 

@@ -3,6 +3,7 @@ blank-node id the responses carry (the one place they are built)."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 _WORD_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -22,6 +23,7 @@ def slug(text: str) -> str:
     return _NON_ALNUM.sub("_", text.lower()).strip("_")
 
 
+@functools.cache  # a few type names, asked for every item of every response
 def plural(type_name: str) -> str:
     """Collection name of a node type: `BlogPost` -> `blog_posts`, `Gallery` -> `galleries`.
     Computed once, at load (stored with the node type); reads use the stored plural."""

@@ -7,13 +7,22 @@ atomic write and readers never see a half-loaded site. See docs/collections.md.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
 from pymongo import ASCENDING, DESCENDING
 from pymongo.database import Database
 
-from app.publication import Visibility, source_filter
+from app.publication import PREVIEW_STATUSES, Visibility, source_filter
+from app.query_plan import (
+    ID_INDEX,
+    INDEXES,
+    combined,
+    feed_chunk_id,
+    feed_key,
+    keyset_filter,
+)
 
 SITE = "site"
 LIVE_ID = "live"
@@ -29,101 +38,8 @@ KINDS = (
     "nodes",
     "sources",
     "paths",
+    "feeds",
 )
-
-# Secondary indexes per kind (the `_id` index always exists): (name, keys, options).
-INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
-    "sources": [
-        # search (app/search.py): the words of a source (multikey), then its translation; first
-        # in this list as only search queries bound `words`
-        (
-            "search",
-            [
-                ("words", ASCENDING),
-                ("locale", ASCENDING),
-                ("node.status", ASCENDING),
-                ("published_at", ASCENDING),
-            ],
-            {},
-        ),  # fmt: skip
-        # walkers (children of several nodes at once) and breadcrumbs (ancestors)
-        ("node_locale", [("node_id", ASCENDING), ("locale", ASCENDING)], {"unique": True}),
-        # article feeds and collections by date: same translation, type and status, newest first
-        # (the sort is published_at then _id, in the same direction, so the index serves it either
-        # way); the publication rule (status, published_at <= now) is decided in the index, so a
-        # feed reads only published entries and an unfiltered collection counts from the index
-        (
-            "feed",
-            [
-                ("locale", ASCENDING),
-                ("type", ASCENDING),
-                ("node.status", ASCENDING),
-                ("published_at", DESCENDING),
-                ("_id", DESCENDING),
-            ],
-            {},
-        ),
-        # collections ordered by position, root menus and footers of common content
-        (
-            "position",
-            [
-                ("locale", ASCENDING),
-                ("type", ASCENDING),
-                ("node.status", ASCENDING),
-                ("node.position", ASCENDING),
-                ("_id", ASCENDING),
-            ],
-            {},
-        ),
-        # node-source collections (app/listing): per type or across types, in the default order
-        # (_id) or by date or position; `locale` leads as every listing names its translations
-        (
-            "type_id",
-            [
-                ("locale", ASCENDING),
-                ("type", ASCENDING),
-                ("node.status", ASCENDING),
-                ("_id", ASCENDING),
-            ],
-            {},
-        ),  # fmt: skip
-        ("status_id", [("locale", ASCENDING), ("node.status", ASCENDING), ("_id", ASCENDING)], {}),
-        (
-            "status_published",
-            [
-                ("locale", ASCENDING),
-                ("node.status", ASCENDING),
-                ("published_at", DESCENDING),
-                ("_id", DESCENDING),
-            ],
-            {},
-        ),  # fmt: skip
-        (
-            "status_position",
-            [
-                ("locale", ASCENDING),
-                ("node.status", ASCENDING),
-                ("node.position", ASCENDING),
-                ("_id", ASCENDING),
-            ],
-            {},
-        ),  # fmt: skip
-        # homes of every translation (head, common content)
-        ("home", [("node.home", ASCENDING), ("locale", ASCENDING)], {}),
-        # the policy pages of the site model, by node name
-        ("node_name", [("node.node_name", ASCENDING), ("locale", ASCENDING)], {}),
-        # the next scheduled publication (a covered query: published_at only)
-        ("published_at", [("published_at", ASCENDING)], {}),
-        # operators' look-ups by url (requests resolve paths through `paths`); not unique, as
-        # sources that are not reachable have no url (uniqueness comes from `paths._id`)
-        ("url", [("url", ASCENDING), ("locale", ASCENDING)], {}),
-    ],
-    "nodes": [("parent", [("parent", ASCENDING), ("position", ASCENDING)], {})],
-    # /api/documents: public documents only, in id order
-    "documents": [("public_id", [("private", ASCENDING), ("_id", ASCENDING)], {})],
-    "paths": [("source", [("source_id", ASCENDING)], {})],
-}
-
 
 # Kinds small enough to be read whole, once per site generation and process (Generation.all).
 WHOLE_READ_KINDS = ("translations", "settings", "node_types", "realms", "tags")
@@ -133,17 +49,6 @@ WHOLE_READ_KINDS = ("translations", "settings", "node_types", "realms", "tags")
 # by `paths`. Sources that will not be expanded leave out their child ids too.
 LISTED = {"alternates": 0, "url_aliases": 0, "node.ancestors": 0, "words": 0}
 WITHOUT_CHILDREN = {**LISTED, "node.children": 0}
-
-
-def _with(query: dict[str, Any], rule: dict[str, Any]) -> dict[str, Any]:
-    """`query` and `rule` together; a field both constrain is ANDed."""
-    merged = dict(query)
-    for key, condition in rule.items():
-        if key in merged:
-            merged["$and"] = [*merged.get("$and", []), {key: condition}]
-        else:
-            merged[key] = condition
-    return merged
 
 
 def collection_name(kind: str, version: int) -> str:
@@ -244,33 +149,47 @@ class Store:
 
 
 class Generation:
-    """Reads of one generation of the site."""
+    """Reads of one generation of the site.
+
+    Every read names the index that serves it (`cursor.hint`): engines that do not race candidate
+    plans (DocumentDB, Cosmos DB vCore, FerretDB 2) or a MongoDB plan cache after an unlucky race
+    would otherwise scan a wider index. tests/test_indexes.py checks each hint against the planner
+    model of tests/index_plan.py.
+    """
 
     def __init__(self, store: Store, version: int):
         self.store = store
         self.version = version
         self._db = store.db
+        # Root sources of (types, locale), in position order (root_sources_of_types).
+        self._root_ids: dict[tuple[tuple[str, ...], str], list[int]] = {}
 
     def _collection(self, kind: str):
         self.store.commands += 1
         return self._db[collection_name(kind, self.version)]
 
+    def _one(self, kind: str, query: dict[str, Any], hint: str) -> dict[str, Any] | None:
+        """find_one through find().hint().limit(1) (find_one takes no hint on every driver)."""
+        return next(iter(self._collection(kind).find(query).hint(hint).limit(1)), None)
+
     def all(self, kind: str) -> list[dict[str, Any]]:
         """A whole small collection (one of WHOLE_READ_KINDS), in `_id` order."""
         if kind not in WHOLE_READ_KINDS:
             raise ValueError(f"{kind} is not read whole: query it through an index")
-        return list(self._collection(kind).find().sort("_id", ASCENDING))
+        return list(self._collection(kind).find().sort("_id", ASCENDING).hint(ID_INDEX))
 
     def homes(self) -> list[dict[str, Any]]:
         """The home source of every translation, whatever its publication (callers filter)."""
-        return list(self._collection("sources").find({"node.home": True}))
+        return list(self._collection("sources").find({"node.home": True}).hint("home"))
 
     def sources_by_node_name(self, node_names: list[str]) -> list[dict[str, Any]]:
         return list(
-            self._collection("sources").find(
+            self._collection("sources")
+            .find(
                 {"node.node_name": {"$in": node_names}},
                 {"_id": 1, "locale": 1, "url": 1, "node": 1, "published_at": 1},
             )
+            .hint("node_name")
         )
 
     def publication_times_after(self, moment: Any) -> list[Any]:
@@ -278,7 +197,7 @@ class Generation:
         cursor = self._collection("sources").find(
             {"published_at": {"$gt": moment}}, {"_id": 0, "published_at": 1}
         )
-        return sorted({doc["published_at"] for doc in cursor})
+        return sorted({doc["published_at"] for doc in cursor.hint("published_at")})
 
     def sources_page(
         self,
@@ -289,23 +208,39 @@ class Generation:
         skip: int,
         limit: int,
         index: str,
-    ) -> tuple[list[dict[str, Any]], int]:
+        after: tuple[Any, int] | None = None,
+        keyset: bool = False,
+    ) -> tuple[list[dict[str, Any]], int | None]:
         """One page of the sources matching `query` (compiled from a collection's filters by
         app/listing) that `visibility` may see, and their total, counted on `index`, the index
-        designed for the query's order (never by reading the documents). `limit` 0: no page."""
-        query = _with(query, source_filter(visibility))
+        designed for the query's order (never by reading the documents). `limit` 0: no page.
+
+        With `keyset` (a keyset cursor, app/keyset.py), the page starts after `after` (the sort
+        values of the previous page's last member; None: the first page) instead of skipping
+        `skip` members, and the total is not counted (None): a deep page costs what the first
+        costs."""
+        query = combined(query, source_filter(visibility))
+        page_query = query
+        if after is not None:
+            nullable = sort[0][0] == "published_at" and visibility.preview
+            page_query = combined(query, keyset_filter(sort, after, nullable=nullable))
         page: list[dict[str, Any]] = []
         if limit > 0:
-            cursor = self._collection("sources").find(query, LISTED, batch_size=limit + 1)
-            page = list(cursor.sort(sort).hint(index).skip(skip).limit(limit))
-        return page, self._collection("sources").count_documents(query, hint=index)
+            cursor = self._collection("sources").find(page_query, LISTED, batch_size=limit + 1)
+            cursor = cursor.sort(sort).hint(index)
+            page = list((cursor if keyset else cursor.skip(skip)).limit(limit))
+        if keyset:
+            return page, None
+        # the date index of the same kind bounds a count best: it decides published_at <= now too
+        counted = "feed" if index in ("feed", "position", "type_id") else "status_published"
+        return page, self._collection("sources").count_documents(query, hint=counted)
 
     def publication_dates(
         self, query: dict[str, Any], visibility: Visibility, *, index: str
     ) -> list[Any]:
         """`published_at` of every source matching `query` that `visibility` may see, newest
         first: only that field is read, along `index` (archives group them by month)."""
-        query = _with(query, source_filter(visibility))
+        query = combined(query, source_filter(visibility))
         cursor = self._collection("sources").find(query, {"_id": 0, "published_at": 1})
         sort = [("published_at", DESCENDING), ("_id", DESCENDING)]
         return [d["published_at"] for d in cursor.sort(sort).hint(index) if d.get("published_at")]
@@ -316,8 +251,8 @@ class Generation:
         """Listed sources (visible, published) having any of `words` and matching `query`
         (translation, types, realms, tags), along the `search` index: the candidates a search
         ranks. Only what ranking, highlighting and members need is read."""
-        full = _with({"words": {"$in": words}, **query}, source_filter(visibility, listed=True))
-        full = _with(full, {"published_at": {"$lte": visibility.now}})  # out, even in preview
+        full = combined({"words": {"$in": words}, **query}, source_filter(visibility, listed=True))
+        full = combined(full, {"published_at": {"$lte": visibility.now}})  # out, even in preview
         # a fresh dict: mongomock adds keys to the projections it is given
         ranked = {"alternates": 0, "url_aliases": 0, "node.ancestors": 0}  # words kept: ranking
         return list(self._collection("sources").find(full, ranked).hint("search"))
@@ -326,21 +261,20 @@ class Generation:
         """Sources by id, whatever their publication (callers apply app.realms.may_see)."""
         if not source_ids:
             return []
-        return list(
-            self._collection("sources").find({"_id": {"$in": source_ids}}, WITHOUT_CHILDREN)
-        )
+        query = {"_id": {"$in": source_ids}}
+        return list(self._collection("sources").find(query, WITHOUT_CHILDREN).hint(ID_INDEX))
 
     def node(self, node_id: int) -> dict[str, Any] | None:
-        return self._collection("nodes").find_one({"_id": node_id})
+        return self._one("nodes", {"_id": node_id}, ID_INDEX)
 
     def tags(self, tag_ids: list[int]) -> list[dict[str, Any]]:
-        return list(self._collection("tags").find({"_id": {"$in": tag_ids}}))
+        return list(self._collection("tags").find({"_id": {"$in": tag_ids}}).hint(ID_INDEX))
 
     def documents_page(
         self, query: dict[str, Any], *, skip: int, limit: int
     ) -> tuple[list[dict[str, Any]], int]:
         """A page of public documents matching `query`, in id order, and their total."""
-        query = _with(query, {"private": False})
+        query = combined(query, {"private": False})
         page: list[dict[str, Any]] = []
         if limit > 0:
             cursor = self._collection("documents").find(query, batch_size=limit + 1)
@@ -348,16 +282,14 @@ class Generation:
         return page, self._collection("documents").count_documents(query, hint="public_id")
 
     def document(self, document_id: int) -> dict[str, Any] | None:
-        return self._collection("documents").find_one(
-            {"_id": document_id, "private": {"$ne": True}}
-        )
+        return self._one("documents", {"_id": document_id, "private": {"$ne": True}}, ID_INDEX)
 
     def path(self, path: str) -> dict[str, Any] | None:
         """The `paths` entry of a resolvable path: a source's url or alias, or a redirection."""
-        return self._collection("paths").find_one({"_id": path})
+        return self._one("paths", {"_id": path}, ID_INDEX)
 
     def source(self, source_id: int, visibility: Visibility) -> dict[str, Any] | None:
-        return self._collection("sources").find_one({"_id": source_id, **source_filter(visibility)})
+        return self._one("sources", {"_id": source_id, **source_filter(visibility)}, ID_INDEX)
 
     def sources_of_nodes(
         self,
@@ -378,19 +310,37 @@ class Generation:
         }
         projection = LISTED if with_children else WITHOUT_CHILDREN
         cursor = self._collection("sources").find(query, projection, batch_size=len(node_ids) + 1)
-        return list(cursor)
+        return list(cursor.hint("node_locale"))
 
     def root_sources_of_types(
         self, types: list[str], locale: str, visibility: Visibility
     ) -> list[dict[str, Any]]:
         """Listed sources of root nodes of the given types (menus and footers of common content)."""
-        query = {
-            "node.parent": None,
-            "type": {"$in": types},
-            "locale": locale,
-            **source_filter(visibility, listed=True),
-        }
-        return list(self._collection("sources").find(query).sort("node.position", ASCENDING))
+        """Listed sources of root nodes of the given types (menus and footers of common content).
+
+        They are few and fixed per generation, but the `position` query that finds them reads
+        every entry of the translation's (type, status) range on engines that cannot bound an
+        `$in` on the index's second key (DocumentDB: 1.5 ms at 1k sources, 28 ms at 100k). So
+        their ids, in position order, are read once per generation object (the site model holds
+        it for the process), and each request reads them by `_id` with its publication filter.
+        """
+        key = (tuple(types), locale)
+        ids = self._root_ids.get(key)
+        if ids is None:
+            query = {
+                "node.parent": None,
+                "type": {"$in": types},
+                "locale": locale,
+                "node.status": {"$in": list(PREVIEW_STATUSES)},  # every status a request may see
+            }
+            cursor = self._collection("sources").find(query, {"_id": 1})
+            cursor = cursor.sort("node.position", ASCENDING).hint("position")
+            ids = self._root_ids[key] = [doc["_id"] for doc in cursor]
+        if not ids:
+            return []
+        query = {"_id": {"$in": ids}, **source_filter(visibility, listed=True)}
+        found = {s["_id"]: s for s in self._collection("sources").find(query).hint(ID_INDEX)}
+        return [found[i] for i in ids if i in found]
 
     def feed(
         self,
@@ -405,8 +355,52 @@ class Generation:
     ) -> list[dict[str, Any]]:
         """Newest listed sources of a type in one translation, carrying all of `tag_ids`.
 
-        Dated after now never lists, even in preview: a feed shows what is out.
+        Dated after now never lists, even in preview: a feed shows what is out. Feeds that the
+        loader materialised (app/fixture/feeds.py) read their candidates in date order from
+        `feeds` chunks by `_id` (the first entries embed their source; others are read by `_id`):
+        one lookup usually, whatever the size of the site (docs/performance.md, bounded feeds).
+        Others use the `feed` index.
         """
+        denied = set(exclude_realms or ())
+        wanted: list[dict[str, Any]] = []
+        key = feed_key(node_type, locale, tag_ids, preview=visibility.preview)
+        for number in itertools.count():
+            chunk = self._one("feeds", {"_id": feed_chunk_id(key, number)}, ID_INDEX)
+            if chunk is None:
+                if number == 0:  # not materialised: a feed of a walker definition of a project
+                    return self._indexed_feed(
+                        node_type, locale, visibility, tag_ids, exclude_source, limit, denied
+                    )
+                break
+            for entry in chunk["entries"]:
+                if (
+                    entry["published_at"] <= visibility.now
+                    and entry["id"] != exclude_source
+                    and not denied.intersection(entry["realm_ids"])
+                ):
+                    wanted.append(entry)
+            if len(wanted) >= limit or not chunk["more"]:
+                break
+        wanted = wanted[:limit]
+        missing = [entry["id"] for entry in wanted if "source" not in entry]
+        found = {}
+        if missing:
+            query = {"_id": {"$in": missing}, **source_filter(visibility, listed=True)}
+            cursor = self._collection("sources").find(query, WITHOUT_CHILDREN).hint(ID_INDEX)
+            found = {source["_id"]: source for source in cursor}
+        sources = (entry.get("source") or found.get(entry["id"]) for entry in wanted)
+        return [source for source in sources if source is not None]
+
+    def _indexed_feed(
+        self,
+        node_type: str,
+        locale: str,
+        visibility: Visibility,
+        tag_ids: list[int],
+        exclude_source: int | None,
+        limit: int,
+        denied: set[int],
+    ) -> list[dict[str, Any]]:
         query: dict[str, Any] = {
             "locale": locale,
             "type": node_type,
@@ -417,7 +411,8 @@ class Generation:
             query["node.tag_ids"] = {"$all": tag_ids}
         if exclude_source is not None:
             query["_id"] = {"$ne": exclude_source}
-        if exclude_realms:
-            query["node.realm_ids"] = {"$nin": exclude_realms}
+        if denied:
+            query["node.realm_ids"] = {"$nin": sorted(denied)}
         cursor = self._collection("sources").find(query, WITHOUT_CHILDREN, batch_size=limit + 1)
-        return list(cursor.sort([("published_at", DESCENDING), ("_id", DESCENDING)]).limit(limit))
+        cursor = cursor.sort([("published_at", DESCENDING), ("_id", DESCENDING)]).hint("feed")
+        return list(cursor.limit(limit))

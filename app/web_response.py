@@ -16,6 +16,7 @@ from app.realms import decide
 from app.reply import Reply
 from app.request_context import RequestContext
 from app.resolution import NOT_RESOLVED, Resolution, resolve_path
+from schemas import shared
 from schemas.shapes import RedirectionSchema
 from schemas.web_response import WebResponseSchema, serialise_items
 from walkers.walker import AUTO_CHILDREN, Walker, walk
@@ -135,7 +136,7 @@ def web_response_reply(context: RequestContext, path: str, transformer: Any) -> 
     web_response = transformer.transform(resolution, context)
     if web_response is None:
         raise NotFound(NOT_RESOLVED)
-    body = transformer.schema_class().dump(web_response)
+    body = shared(transformer.schema_class).dump(web_response)
     source = resolution.source
     if source is None:  # an external redirection
         return Reply(body, context.site.default_translation.locale)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bench.app import create_app
+from bench.queries import QueryRecorder, timings
 
 # The Roadiz read surface (issue 14): a filtered collection page, an archive and a search.
 READ_SURFACE = {
@@ -21,19 +22,23 @@ def tree_depth(walkers: list[dict[str, Any]]) -> int:
 
 
 def count(
-    uri: str, db: str, paths: dict[str, str], warm_up: str, cache: bool
+    uri: str, db: str, paths: dict[str, str], warm_up: str, cache: bool, samples: int = 0
 ) -> dict[str, dict[str, Any]]:
     """Per endpoint: database commands of one request, the depth of its tree and its body size.
 
     One request to `warm_up` first builds the site model (once per generation); with the
     response cache on, each endpoint is requested twice and the second (a hit) is counted.
     As in production, the live pointer is read at most once per SITE_VERSION_TTL per process,
-    not per request: the TTL here is long enough that no counted request reads it."""
+    not per request: the TTL here is long enough that no counted request reads it.
+    With `samples`, each endpoint is requested that many times more, and its queries get their
+    median server time (`queries`, bench/queries.py)."""
+    recorder = QueryRecorder()
     config = {
         "MONGODB_URI": uri,
         "MONGODB_DB": db,
         "SITE_VERSION_TTL": 300,
         "RESPONSE_CACHE": cache,
+        "MONGODB_EVENT_LISTENERS": [recorder],
     }
     app = create_app(config)
     client = app.test_client()
@@ -59,5 +64,12 @@ def count(
         else:
             depth = tree_depth(body.get("blocks") or [])
         out[name] = {"commands": commands, "depth": depth, "bytes": len(response.data)}
+        if samples:
+            runs = []
+            for _ in range(samples):
+                recorder.log = []
+                client.get(url)
+                runs.append(recorder.log)
+            out[name]["queries"] = timings(runs)
     store.db.client.close()
     return out

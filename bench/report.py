@@ -96,6 +96,39 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def queries_table(results: dict[str, Any]) -> list[str]:
+    """Each query of each endpoint (cold, one request) with its median server time per size."""
+    sizes = list(results["sizes"])
+    rows: dict[tuple[str, int, str], dict[str, float]] = {}
+    for size, data in results["sizes"].items():
+        for endpoint, counted in data["commands"]["cold"].items():
+            for position, query in enumerate(counted.get("queries", [])):
+                rows.setdefault((endpoint, position, query["query"]), {})[size] = query["ms"]
+    if not rows:
+        return []
+    head = f"{'endpoint':<15} | {'query':<100} | " + " | ".join(
+        f"{label(int(s)) + ' ms':>9}" for s in sizes
+    )
+    lines = [head, "-" * len(head)]
+    for (endpoint, _, query), times in rows.items():
+        cells = " | ".join(f"{times[s]:>9.2f}" if s in times else f"{'':>9}" for s in sizes)
+        lines.append(f"{endpoint:<15} | {query[:100]:<100} | {cells}")
+    return ["Queries per request (cold; median server time, pymongo command monitoring):", *lines]
+
+
+def slowest(results: dict[str, Any]) -> list[str]:
+    out = []
+    for size, data in results["sizes"].items():
+        found = data.get("slowest")
+        if found:
+            out += [
+                f"Slowest query at {label(int(size))}: {found['endpoint']}: {found['query']} "
+                f"({found['ms']} ms); explain:",
+                found["explain"],
+            ]
+    return out
+
+
 VERDICTS = {True: "PASS", False: "FAIL", None: "----"}
 
 
@@ -136,6 +169,10 @@ def render(results: dict[str, Any]) -> str:
             *sites,
             "",
             table(results),
+            "",
+            *queries_table(results),
+            "",
+            *slowest(results),
             "",
             *notes,
             "",

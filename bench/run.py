@@ -25,7 +25,7 @@ import pymongo  # noqa: E402
 
 from app.fixture.load import load_site  # noqa: E402
 from app.store import Store  # noqa: E402
-from bench import commands, loadgen, report, servers  # noqa: E402
+from bench import commands, loadgen, queries, report, servers  # noqa: E402
 from seed.generate import bench_paths, counts, generate  # noqa: E402
 
 RESULTS = REPO / "bench" / "results.json"
@@ -134,10 +134,12 @@ def bench_size(uri: str, size: int) -> dict[str, Any]:
     db = f"cms_bench_{size}"
     info = load(uri, db, size)
     log(f"{report.label(size)}: counting database commands per request")
+    samples = int(setting("BENCH_QUERY_SAMPLES", "3"))
     counted = {
-        "cold": commands.count(uri, db, info["paths"], WARM_UP_PATH, cache=False),
+        "cold": commands.count(uri, db, info["paths"], WARM_UP_PATH, cache=False, samples=samples),
         "warm": commands.count(uri, db, info["paths"], WARM_UP_PATH, cache=True),
     }
+    info["slowest"] = slowest_query(uri, db, counted["cold"])
     urls = endpoints(info["paths"], counted["cold"]["home"]["bytes"])
     rows = serve_and_measure(uri, db, size, "cold", urls, counted)
     rows += serve_and_measure(uri, db, size, "warm", urls, counted)
@@ -148,6 +150,24 @@ def bench_size(uri: str, size: int) -> dict[str, Any]:
     client.drop_database(db)
     client.close()
     return {**info, "commands": counted, "rows": rows}
+
+
+def slowest_query(uri: str, db: str, counted: dict[str, Any]) -> dict[str, Any] | None:
+    """The slowest query of any endpoint (median server time) with the engine's explain."""
+    timed = [(q, name) for name, c in counted.items() for q in c.get("queries", [])]
+    if not timed:
+        return None
+    query, endpoint = max(timed, key=lambda t: t[0]["ms"])
+    client = pymongo.MongoClient(uri, tz_aware=True)
+    try:
+        plan = queries.explain(client[db], query["command"])
+    except pymongo.errors.PyMongoError as error:
+        plan = {"error": str(error)}
+    finally:
+        client.close()
+    log(f"slowest query: {endpoint}: {query['query']} {query['ms']} ms")
+    return {"endpoint": endpoint, "query": query["query"], "ms": query["ms"],
+            "explain": queries.render_explain(plan)}  # fmt: skip
 
 
 def main() -> int:

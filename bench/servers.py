@@ -59,7 +59,9 @@ def wait_ready(base: str, process: subprocess.Popen, timeout: float = 60.0) -> N
 
 
 @contextlib.contextmanager
-def gunicorn(uri: str, db: str, env: dict[str, str], log: Path) -> Iterator[tuple[str, int]]:
+def gunicorn(
+    uri: str, db: str, env: dict[str, str], log: Path, ready_timeout: float = 60.0
+) -> Iterator[tuple[str, int]]:
     """gunicorn (gunicorn.conf.py: threaded workers) with one worker per core on a free loopback
     port; yields (base url, master pid)."""
     port = free_port()
@@ -78,7 +80,7 @@ def gunicorn(uri: str, db: str, env: dict[str, str], log: Path) -> Iterator[tupl
         process = subprocess.Popen(command, cwd=REPO, env=environment, stdout=out, stderr=out)
     try:
         base = f"http://127.0.0.1:{port}"
-        wait_ready(base, process)
+        wait_ready(base, process, ready_timeout)
         yield base, process.pid
     finally:
         process.terminate()

@@ -168,7 +168,8 @@ PartialCollectionViewSchema = shaped(
         "@id": text("@id"),
         "@type": const("@type", "hydra:PartialCollectionView"),
         "hydra:first": text("hydra:first"),
-        "hydra:last": text("hydra:last"),
+        # keyset pages (`cursor`, app/keyset.py) have no last page and no total
+        "hydra:last": fields.String(data_key="hydra:last", attribute="hydra:last"),
         "hydra:previous": fields.String(data_key="hydra:previous", attribute="hydra:previous"),
         "hydra:next": fields.String(data_key="hydra:next", attribute="hydra:next"),
     },
@@ -180,8 +181,10 @@ NodeSourceCollectionSchema = shaped(
         "@context": text("@context"),
         "@id": text("@id"),
         "@type": const("@type", "hydra:Collection"),
-        "hydra:totalItems": keyed(
-            fields.Integer(validate=validate.Range(min=0)), "hydra:totalItems"
+        "hydra:totalItems": fields.Integer(
+            validate=validate.Range(min=0),
+            data_key="hydra:totalItems",
+            attribute="hydra:totalItems",
         ),
         "hydra:member": keyed(fields.List(fields.Dict()), "hydra:member"),
         "hydra:view": keyed(fields.Nested(PartialCollectionViewSchema), "hydra:view"),

@@ -155,14 +155,16 @@ lists the node's sources in the other translations (locale, url, published_at; e
 for the hreflang alternates of a response, filtered per request. So a response needs no other
 lookup. Reads: a resolved path fetches its source by `_id` with the publication filter; walkers
 fetch the listed children of several nodes in one query by `node_id` `$in` and `locale`
-(`node_locale`); article feeds query `locale`, `type` (and `node.tag_ids` `$all`), newest
+(`node_locale`); article feeds read `feeds` (below), and feeds of project walker definitions that
+the loader did not materialise query `locale`, `type` (and `node.tag_ids` `$all`), newest
 `published_at` first (`feed`); collections page by `locale` and `type` in `published_at` order
 (`feed`) or `node.position` order (`position`); the site model reads the home of each translation
 (`node.home: true`, `home`), the `privacy` / `legal` pages (`node.node_name`, `node_name`) and the
 publication dates still to come (`published_at` `$gt` now, `published_at`); common content reads
 the root menus and footers (`node.parent: null`, by `type` and `locale`, in `node.position` order:
 `position`). The `url` index serves inspection: `db.sources_v1.find({url: "/about"})`.
-tests/test_indexes.py checks that every query of a crawl of the demo site is served by an index.""",
+tests/test_indexes.py checks that every query of a crawl of the demo site names (`cursor.hint`) the
+index that serves it.""",
     "paths": """\
 Every resolvable path and every redirection, each to its target; `_id` is the path, so resolving a
 path is one indexed find (`Generation.path()`, once per internal redirection hop) followed by the
@@ -173,6 +175,17 @@ of its url) or `redirection` (to a source, `redirect_source_id`, or to a uri, `r
 `redirect_type`). Other kinds carry `locale` and `source_id`. A redirection at a source's path
 takes its place. The `source` index lists the paths of a source: `db.paths_v1.find({source_id:
 1101})`.""",
+    "feeds": """\
+Materialised article feeds (app/fixture/feeds.py): for each (listed type, locale, tag set) that a
+feed block of the site asks for, and each visibility class (`public`: published; `preview`: every
+status preview shows), the candidates newest first (`published_at`, then `_id`), in chunks of 32
+entries. `_id` is `<type>|<locale>|<tag ids>|<class>|<chunk number>`; each entry carries the
+source `id`, `published_at` and `realm_ids`, and the first 8 entries of a feed also embed the
+source as a feed lists it (`source`). A feed reads chunk 0 by `_id`, keeps the entries published by
+now that the request may see (excluded source and denied realms left out) and reads further chunks
+only while it lacks entries (`more`); entries without an embedded source are read from `sources`
+by `_id` `$in`. So a feed costs one lookup by `_id` whatever the size of the site
+(docs/performance.md, bounded feeds).""",
 }
 
 # The example documents shown: (collection, _id) per section, in order.
@@ -187,6 +200,7 @@ EXAMPLES: dict[str, list[Any]] = {
     "nodes": [11],
     "sources": [1101],
     "paths": ["/about", "/old-about"],
+    "feeds": ["Article|fr|1|public|0"],
 }
 
 

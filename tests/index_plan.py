@@ -4,7 +4,10 @@ FerretDB (the real tier) evaluates most filters after a full scan, so the tests 
 index use on it; this model states the rule the indexes are designed to: a query is served by an
 index when the index's leading key is bounded by the filter (equality, `$in` or a range), and, when
 the query sorts, the sort keys follow the index's equality prefix in the index's order or in its
-exact reverse (no in-memory sort). The `_id` index serves any equality or `$in` on `_id`.
+exact reverse (no in-memory sort). The `_id` index serves any equality or `$in` on `_id` (without
+a sort, or sorted by `_id`), and a whole read in `_id` order.
+
+Every read of the store names this model's choice with `cursor.hint` (tests/test_indexes.py).
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ class Query:
     method: str
     filter: dict[str, Any]
     sort: list[tuple[str, int]] = field(default_factory=list)
+    #: the index the query names (`cursor.hint` or `hint=`), None when it names none
+    hint: str | None = None
 
     def describe(self) -> str:
         sort = f".sort({dict(self.sort)})" if self.sort else ""
@@ -76,13 +81,21 @@ def bounded_fields(query: Query, keys: list[tuple[str, int]]) -> list[str] | Non
 
 def serving_index(query: Query, indexes: dict[str, list[tuple[str, int]]]) -> str | None:
     """The name of an index that bounds the query and yields its order, or None."""
-    if shape(query.filter).get("_id") in (EQUALITY, IN):
+    by_id = _sort_follows([("_id", 1)], query.sort)
+    if query.filter and shape(query.filter).get("_id") in (EQUALITY, IN):
+        if not query.sort or by_id:
+            return "_id_"
+    elif not query.filter and query.sort and by_id:
         return "_id_"
-    # the index deciding the most filter fields, as the planner's trial run would find; ties: the
-    # first declared
-    best, most = None, 0
+    # the index with the longest equality prefix (the most selective bound, as the planner's trial
+    # run would find); ties: the first declared
+    predicates = shape(query.filter)
+    best, most = None, -1
     for name, keys in indexes.items():
         fields = bounded_fields(query, keys)
-        if fields and len(fields) > most:
-            best, most = name, len(fields)
+        if not fields:
+            continue
+        prefix = sum(1 for f in fields if predicates.get(f) in (EQUALITY, IN))
+        if prefix > most:
+            best, most = name, prefix
     return best

@@ -57,3 +57,47 @@ def test_the_scale_target_is_not_measured_below_100k():
         "not measured (largest size 2k): see docs/performance.md",
     )
     assert "----  p50 100k / 1k: every endpoint" in report.render_targets(report.targets(results))
+
+
+def test_queries_are_described_by_shape_sort_limit_and_hint():
+    from bench.queries import describe
+
+    find = {"find": "sources_v3", "filter": {"node_id": {"$in": [1, 2]}, "locale": "en",
+            "published_at": {"$lte": 0}}, "sort": {"published_at": -1, "_id": -1}, "limit": 4,
+            "hint": "node_locale"}  # fmt: skip
+    assert describe(find) == (
+        "sources.find[node_locale] {node_id $in, locale =, published_at $lte} "
+        "sort published_at:-1,_id:-1 limit 4"
+    )
+    count = {"aggregate": "sources_v3", "pipeline": [{"$match": {"type": "Article"}},
+             {"$group": {"_id": 1, "n": {"$sum": 1}}}], "hint": "feed"}  # fmt: skip
+    assert describe(count) == "sources.count[feed] {type =}"
+    assert describe({"find": "paths_v3", "filter": {"_id": "/"}}) == "paths.find[-] {_id =}"
+
+
+def test_the_query_table_shows_each_query_per_size():
+    from bench.queries import timings
+
+    def run(us: int) -> list[dict]:
+        return [{"command": {"find": "paths_v1", "filter": {"_id": "/"}, "hint": "_id_"}, "us": us}]
+
+    results = {"sizes": {}}
+    for label_, times in (("1000", (900, 1000, 5000)), ("10000", (2000, 2100, 2200))):
+        data = size(P50, 1500.0, COMMANDS)
+        data["commands"]["cold"]["home"]["queries"] = timings([run(t) for t in times])
+        results["sizes"][label_] = data
+    lines = report.queries_table(results)
+    query = "paths.find[_id_] {_id =}"
+    assert lines[3] == f"{'home':<15} | {query:<100} | {'1.00':>9} | {'2.10':>9}"
+
+
+def test_the_explain_is_cut_to_what_matters():
+    from bench.queries import render_explain
+
+    command = {"find": "sources_v1", "filter": {"node_id": {"$in": list(range(8))}}}
+    plan = {"queryPlanner": {"winningPlan": {"stage": "IXSCAN"}}, "serverInfo": {"host": "x"},
+            "command": command}  # fmt: skip
+    text = render_explain(plan)
+    assert "serverInfo" not in text and '"IXSCAN"' in text
+    assert '"... 3 more"' in text and "7" not in text.replace("... 3 more", "")
+    assert render_explain(plan, lines=3).splitlines()[-1].startswith("... (")

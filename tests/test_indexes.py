@@ -8,12 +8,14 @@ MongoDB's planner would, which index serves it.
 from __future__ import annotations
 
 import inspect
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from app.auth import mint_token
-from app.store import INDEXES, WHOLE_READ_KINDS, Generation
+from app.publication import Visibility
+from app.query_plan import INDEXES
+from app.store import WHOLE_READ_KINDS, Generation
 from tests.conftest import JWT_SECRET
 from tests.helpers import iris
 from tests.index_plan import Query, bounded_fields, serving_index
@@ -38,6 +40,9 @@ COLLECTION_QUERIES = [
     "?order[node.position]=desc&_locale=fr",
     "?order[publishedAt]=DESC&publishedAt[archive]=2024&node.parent=17&title=a",
     "?reachable=true&tagGroup[]=news,events&not[node.id][]=19&itemsPerPage=0",
+    "?cursor=&itemsPerPage=3",  # keyset pages: the crawl follows their hydra:next
+    "?cursor=&itemsPerPage=3&order[node.position]=asc",
+    "?cursor=&itemsPerPage=3&order[publishedAt]=desc",
 ]
 
 LISTINGS = [
@@ -62,13 +67,13 @@ class RecordedCursor:
         self._cursor = self._cursor.sort(key, direction) if direction else self._cursor.sort(key)
         return self
 
-    def skip(self, count):
-        self._cursor = self._cursor.skip(count)
-        return self
-
     def hint(self, index):
         self._query.hint = index
         self._cursor = self._cursor.hint(index)
+        return self
+
+    def skip(self, count):
+        self._cursor = self._cursor.skip(count)
         return self
 
     def limit(self, count):
@@ -85,8 +90,8 @@ class RecordedCollection:
     def __init__(self, kind: str, collection, log: list[Query]):
         self._kind, self._collection, self._log = kind, collection, log
 
-    def _record(self, method: str, filter_) -> Query:
-        query = Query(self._kind, method, dict(filter_ or {}))
+    def _record(self, method: str, filter_, hint: str | None = None) -> Query:
+        query = Query(self._kind, method, dict(filter_ or {}), hint=hint)
         self._log.append(query)
         return query
 
@@ -99,7 +104,7 @@ class RecordedCollection:
         return self._collection.find_one(filter_, *args, **kwargs)
 
     def count_documents(self, filter_, **kwargs):
-        self._record("count_documents", filter_)
+        self._record("count_documents", filter_, kwargs.get("hint"))
         return self._collection.count_documents(filter_, **kwargs)
 
 
@@ -145,7 +150,9 @@ def crawl(make_app):
                 client.get(f"{common}&_preview=1", headers=headers)
             for plural in ("pages", "articles", "nodes_sources"):
                 for query in COLLECTION_QUERIES:
-                    iris(client.get(f"/api/{plural}{query}", headers=headers).json, found)
+                    body = client.get(f"/api/{plural}{query}", headers=headers).json
+                    iris(body, found)
+                    found.add(body.get("hydra:view", {}).get("hydra:next", body["@id"]))
             for listing in LISTINGS:
                 iris(client.get(listing, headers=headers).json, found)
             for iri in sorted(found):
@@ -172,6 +179,38 @@ def test_every_query_is_served_by_an_index(crawl):
         if serving_index(query, indexes_of(query.kind)) is None:
             unserved.add(query.describe())
     assert sorted(unserved) == []
+
+
+def test_every_query_names_the_index_that_serves_it(crawl):
+    log, _ = crawl
+    wrong = {
+        f"{query.describe()}: hint {query.hint!r}, served by {expected!r}"
+        for query in log
+        if query.hint != (expected := serving_index(query, indexes_of(query.kind)))
+    }
+    assert sorted(wrong) == []
+
+
+def test_a_feed_that_was_not_materialised_names_the_feed_index(store, monkeypatch):
+    """The crawl reads only materialised feeds; a project's feed falls back to the `feed` index."""
+    log: list[Query] = []
+    original = Generation._collection
+    monkeypatch.setattr(
+        Generation,
+        "_collection",
+        lambda self, kind: RecordedCollection(kind, original(self, kind), log),
+    )
+    generation = store.generation(store.live()["version"])
+    visibility = Visibility(now=datetime.now(UTC))
+    generation.feed(node_type="Article", locale="en", visibility=visibility, tag_ids=[3],
+                    exclude_source=2101, limit=2, exclude_realms=[1])  # fmt: skip
+    assert [(q.kind, q.hint) for q in log] == [("feeds", "_id_"), ("sources", "feed")]
+    assert [serving_index(q, indexes_of(q.kind)) for q in log] == ["_id_", "feed"]
+
+
+def test_a_query_without_its_hint_fails_the_check():
+    unhinted = Query("sources", "find", {"node_id": {"$in": [1]}, "locale": "en"})
+    assert serving_index(unhinted, SOURCES) == "node_locale" != unhinted.hint
 
 
 def test_the_sort_of_a_feed_and_a_collection_comes_from_their_index(crawl):
@@ -225,6 +264,9 @@ def test_feeds_and_collections_decide_the_publication_rule_in_their_index(crawl)
     [
         ({"_id": 5, "node.status": {"$in": ["published"]}}, [], "_id_"),
         ({"_id": {"$in": [1, 2]}}, [], "_id_"),
+        ({}, [("_id", 1)], "_id_"),
+        ({}, [], None),
+        ({"_id": "feed|0"}, [("title", 1)], None),
         ({"node_id": {"$in": [1, 2]}, "locale": "en"}, [], "node_locale"),
         ({"locale": "en", "node_id": 3}, [], "node_locale"),
         ({"locale": "en", "type": "Article", "node.status": "published"},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.fixture.feeds import FEED_BLOCKS
 from walkers.definitions import DefinitionRegistry, WalkerDefinitionError
 from walkers.walker import WalkerContext
 
@@ -13,7 +14,7 @@ class ArticleFeedDefinition:
     carrying all of the block's tags, newest first, at most listing_count (default 4)."""
 
     node_type = "ArticleFeedBlock"
-    article_type = "Article"
+    article_type = FEED_BLOCKS[node_type]  # the loader materialises its feeds (bounded reads)
     default_limit = 4
     stops_collection = True
 

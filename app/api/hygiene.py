@@ -22,7 +22,7 @@ MAX_URL_LENGTH = 4096
 # Parameters the service reads: each may be given once (unknown ones are ignored, as in the
 # reference implementation).
 SINGLE_PARAMETERS = frozenset(
-    {"path", "_locale", "_preview", "password", "page", "itemsPerPage", "node.visible"}
+    {"path", "_locale", "_preview", "password", "page", "cursor", "itemsPerPage", "node.visible"}
 )
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 JSON_TYPES = (LD_JSON, "application/json", "application/problem+json")

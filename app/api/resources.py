@@ -48,7 +48,7 @@ def request_args() -> MultiDict:
 @blp.doc(
     summary="Node sources of a reachable node type, or of every type (/api/nodes_sources)",
     operationId="source_collection",
-    parameters=parameters(sources_listing.VARIABLES),
+    parameters=parameters(sources_listing.VARIABLES, cursor=True),
 )
 def source_collection(query: dict[str, Any], plural: str) -> Response:
     """Filters are parsed by app.listing (Roadiz's grammar: refused when unknown or malformed)."""

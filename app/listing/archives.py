@@ -15,8 +15,9 @@ from werkzeug.datastructures import MultiDict
 from app.errors import NotFound
 from app.listing import hydra
 from app.listing.params import Params
-from app.listing.sources import ACCEPTED, INDEX, VARIABLES, build_query, route
+from app.listing.sources import ACCEPTED, VARIABLES, build_query, route
 from app.naming import collection_iri
+from app.query_plan import ORDER_INDEXES
 from app.reply import Reply
 from app.request_context import RequestContext
 
@@ -40,7 +41,7 @@ def archives(context: RequestContext, plural: str, path: str, args: MultiDict) -
     params = Params(args)
     params.check_known(ACCEPTED, path)
     query = build_query(context, params, route_)
-    index = INDEX["type" in query]["published_at"]
+    index = ORDER_INDEXES["type" in query]["published_at"]
     dates = context.site.generation.publication_dates(query, context.visibility, index=index)
     years: dict[int, dict[str, str]] = {}
     for moment in dates:

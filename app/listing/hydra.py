@@ -13,12 +13,12 @@ from app.listing.params import Page, normalise
 PAGE_PARAMETERS = ("page", "pagination")
 
 
-def _iri(path: str, args: MultiDict, page: int | None) -> str:
+def _iri(path: str, args: MultiDict, page: int | str | None, name: str = "page") -> str:
     """As API Platform's IriHelper: names re-encoded RFC 3986 with list indices collapsed to `[]`,
-    `page` moved last. `args` come without secret parameters (app.api.redact.public_args)."""
-    pairs = [(normalise(k), v) for k, v in args.items(multi=True) if k != "page"]
+    `page` (or `cursor`) moved last. `args` come without secret parameters."""
+    pairs = [(normalise(k), v) for k, v in args.items(multi=True) if k not in ("page", "cursor")]
     if page is not None:
-        pairs.append(("page", str(page)))
+        pairs.append((name, str(page)))
     query = "&".join(f"{quote(k, safe='.')}={quote(v, safe='')}" for k, v in pairs)
     return f"{path}?{query}" if query else path
 
@@ -41,6 +41,18 @@ def view(path: str, args: MultiDict, page: Page, total: int) -> dict[str, Any] |
         found["hydra:previous"] = _iri(path, args, page.number - 1)
     if page.number < last:
         found["hydra:next"] = _iri(path, args, page.number + 1)
+    return found
+
+
+def cursor_view(path: str, args: MultiDict, token: str, next_token: str | None) -> dict:
+    """The view of a keyset page: itself, the first page and, when there is one, the next."""
+    found = {
+        "@id": _iri(path, args, token, "cursor"),
+        "@type": "hydra:PartialCollectionView",
+        "hydra:first": _iri(path, args, "", "cursor"),
+    }
+    if next_token is not None:
+        found["hydra:next"] = _iri(path, args, next_token, "cursor")
     return found
 
 
@@ -67,7 +79,7 @@ def collection(
     context_iri: str,
     path: str,
     members: list[dict[str, Any]],
-    total: int,
+    total: int | None,
     view_: dict[str, Any] | None,
     search_: dict[str, Any] | None,
 ) -> dict[str, Any]:
@@ -78,6 +90,8 @@ def collection(
         "hydra:totalItems": total,
         "hydra:member": members,
     }
+    if total is None:  # keyset pages are not counted
+        del body["hydra:totalItems"]
     if view_ is not None:
         body["hydra:view"] = view_
     if search_ is not None:

@@ -59,8 +59,10 @@ def _member(name: str) -> dict[str, Any]:
 
 def node_source_collection(item_names: list[str]) -> dict[str, Any]:
     """`/api/<plural>` and `/api/nodes_sources`: members of any type (blocks too), sparse under
-    properties[]."""
-    return collection_of({"anyOf": [*(ref(n) for n in item_names), SPARSE]})
+    properties[]; keyset pages (`cursor`) carry no hydra:totalItems."""
+    schema = collection_of({"anyOf": [*(ref(n) for n in item_names), SPARSE]})
+    schema["required"] = [k for k in schema["required"] if k != "hydra:totalItems"]
+    return schema
 
 
 def schemas() -> dict[str, Any]:
@@ -151,7 +153,16 @@ def schemas() -> dict[str, Any]:
     }
 
 
-def parameters(variables: list[Variable]) -> list[dict[str, Any]]:
+CURSOR_PARAMETER = {
+    "name": "cursor", "in": "query", "required": False,
+    "schema": {"type": "string", "pattern": r"^[A-Za-z0-9_-]{0,200}$"},
+    "description": "Keyset cursor: empty for the first page, then the one of hydra:next; such "
+    "pages cost the same at any depth and carry no hydra:totalItems (not with page; one order "
+    "key at most)",
+}  # fmt: skip
+
+
+def parameters(variables: list[Variable], *, cursor: bool = False) -> list[dict[str, Any]]:
     """OpenAPI query parameters of a collection: its filters, pagination and properties[]."""
     from app.listing.params import MAX_PAGE
 
@@ -168,4 +179,6 @@ def parameters(variables: list[Variable]) -> list[dict[str, Any]]:
          "schema": {"type": "array", "items": {"type": "string"}},
          "description": "Sparse fields (properties[node][]=visible for nested ones)"},
     ]  # fmt: skip
+    if cursor:
+        found.append(CURSOR_PARAMETER)
     return found

@@ -12,6 +12,7 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
+from app import keyset
 from app.audience import denied_realm_ids
 from app.errors import BadRequest, NotFound
 from app.listing import hydra
@@ -30,6 +31,7 @@ from app.listing.filters import (
 )
 from app.listing.params import Page, Params, QueryBuilder, boolean, pagination
 from app.listing.properties import requested, sparse
+from app.query_plan import ORDER_INDEXES
 from app.realms import granted
 from app.request_context import RequestContext
 from app.site import NodeType
@@ -38,6 +40,7 @@ from app.web_response import ItemDumper
 ITEMS_PER_PAGE = 15
 MAX_ITEMS_PER_PAGE = 50
 NODES_SOURCES = "nodes_sources"
+CURSOR = "cursor"
 TAGS = "node.tag_slugs"
 TAG_IDS = "node.tag_ids"
 
@@ -70,15 +73,6 @@ FILTERS: tuple[Filter, ...] = (
 ORDERS = (Order("publishedAt", "published_at"), Order("node.position", "node.position"))
 TYPE_FLAGS = ("reachable", "publishable", "node.nodeType.reachable", "node.nodeType.publishable")
 LOCALE = Variable("_locale", "_locale", {"type": "string"}, "locale of an available translation")
-# The index serving each order (first order key), per route kind: one type, or every type.
-INDEX = {
-    True: {None: "type_id", "published_at": "feed", "node.position": "position"},
-    False: {
-        None: "status_id",
-        "published_at": "status_published",
-        "node.position": "status_position",
-    },
-}
 
 
 def variables() -> list[Variable]:
@@ -184,31 +178,49 @@ def build_query(context: RequestContext, params: Params, route_: Route) -> dict[
 
 
 def collection(context: RequestContext, plural: str, path: str, args: MultiDict) -> dict[str, Any]:
-    """The hydra:Collection body of a node-source collection request."""
+    """The hydra:Collection body of a node-source collection request: a page by number, or by
+    keyset cursor (`cursor`, app/keyset.py: no total, only `hydra:next`; a deep page costs what
+    the first costs)."""
     route_ = route(context, plural)
     params = Params(args)
-    params.check_known(ACCEPTED, route_.path)
+    params.check_known(ACCEPTED | {CURSOR}, route_.path)
     query = build_query(context, params, route_)
     sort = sort_of(params, list(ORDERS))
-    index = INDEX["type" in query][sort[0][0] if sort else None]
+    index = ORDER_INDEXES["type" in query][sort[0][0] if sort else None]
+    keys = len(sort)
     sort = [*sort, ("_id", sort[-1][1])] if sort else [("_id", 1)]
+    token = params.get(CURSOR)
+    if token is not None and params.has("page"):
+        raise BadRequest(keyset.COMBINED_MESSAGE)
+    if token is not None and keys > 1:
+        raise BadRequest(f'"{CURSOR}" follows one order key: give at most one order[...]')
     page: Page = pagination(params, default=ITEMS_PER_PAGE, maximum=MAX_ITEMS_PER_PAGE)
     fields = requested(params)
-    found, total = context.site.generation.sources_page(
-        query, context.visibility, sort=sort, skip=page.skip, limit=page.size, index=index
-    )
+    generation = context.site.generation
+    next_token = None
+    if token is not None:
+        after = keyset.decode(token, sort[0][0])
+        found, total = generation.sources_page(
+            query, context.visibility, sort=sort, skip=0, limit=page.size + 1, index=index,
+            after=after, keyset=True,
+        )  # fmt: skip
+        if len(found) > page.size:
+            found = found[: page.size]
+            next_token = keyset.encode(sort[0][0], found[-1])
+        view = hydra.cursor_view(route_.path, args, token, next_token)
+    else:
+        found, total = generation.sources_page(
+            query, context.visibility, sort=sort, skip=page.skip, limit=page.size, index=index
+        )
+        view = hydra.view(route_.path, args, page, total or 0)
     members = [dump_member(context, source) for source in found]
     if fields is not None:
         members = [sparse(m, fields) for m in members]
     name = route_.node_type.name if route_.node_type else "NodesSources"
     return hydra.collection(
-        f"/api/contexts/{name}",
-        route_.path,
-        members,
-        total,
-        hydra.view(route_.path, args, page, total),
+        f"/api/contexts/{name}", route_.path, members, total, view,
         hydra.search(route_.path, VARIABLES),
-    )
+    )  # fmt: skip
 
 
 def dump_member(context: RequestContext, source: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,169 @@
+"""The indexes of a site generation and the shapes of the reads they bound.
+
+`INDEXES` are created by Store.write_generation; every read of Generation names one of them (or
+`_id_`) with `cursor.hint` (tests/test_indexes.py). Materialised feeds (`feeds`) and keyset pages
+are the reads that stay bounded on engines that cannot walk an index in order
+(docs/performance.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pymongo import ASCENDING, DESCENDING
+
+# Secondary indexes per kind (the `_id` index always exists): (name, keys, options).
+INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
+    "sources": [
+        # search (app/search.py): the words of a source (multikey), its translation and the
+        # publication rule; only search queries bound `words`
+        (
+            "search",
+            [
+                ("words", ASCENDING),
+                ("locale", ASCENDING),
+                ("node.status", ASCENDING),
+                ("published_at", ASCENDING),
+            ],
+            {},
+        ),
+        # walkers (children of several nodes at once) and breadcrumbs (ancestors)
+        ("node_locale", [("node_id", ASCENDING), ("locale", ASCENDING)], {"unique": True}),
+        # article feeds and collections by date: same translation, type and status, newest first
+        # (the sort is published_at then _id, in the same direction, so the index serves it either
+        # way); the publication rule (status, published_at <= now) is decided in the index, so a
+        # feed reads only published entries and an unfiltered collection counts from the index
+        (
+            "feed",
+            [
+                ("locale", ASCENDING),
+                ("type", ASCENDING),
+                ("node.status", ASCENDING),
+                ("published_at", DESCENDING),
+                ("_id", DESCENDING),
+            ],
+            {},
+        ),
+        # collections ordered by position, root menus and footers of common content
+        (
+            "position",
+            [
+                ("locale", ASCENDING),
+                ("type", ASCENDING),
+                ("node.status", ASCENDING),
+                ("node.position", ASCENDING),
+                ("_id", ASCENDING),
+            ],
+            {},
+        ),
+        # node-source collections (app/listing): per type or across types, in the default order
+        # (_id) or by date or position; `locale` leads as every listing names its translations
+        (
+            "type_id",
+            [
+                ("locale", ASCENDING),
+                ("type", ASCENDING),
+                ("node.status", ASCENDING),
+                ("_id", ASCENDING),
+            ],
+            {},
+        ),
+        (
+            "status_published",
+            [
+                ("locale", ASCENDING),
+                ("node.status", ASCENDING),
+                ("published_at", DESCENDING),
+                ("_id", DESCENDING),
+            ],
+            {},
+        ),
+        ("status_id", [("locale", ASCENDING), ("node.status", ASCENDING), ("_id", ASCENDING)], {}),
+        (
+            "status_position",
+            [
+                ("locale", ASCENDING),
+                ("node.status", ASCENDING),
+                ("node.position", ASCENDING),
+                ("_id", ASCENDING),
+            ],
+            {},
+        ),
+        # homes of every translation (head, common content)
+        ("home", [("node.home", ASCENDING), ("locale", ASCENDING)], {}),
+        # the policy pages of the site model, by node name
+        ("node_name", [("node.node_name", ASCENDING), ("locale", ASCENDING)], {}),
+        # the next scheduled publication (a covered query: published_at only)
+        ("published_at", [("published_at", ASCENDING)], {}),
+        # operators' look-ups by url (requests resolve paths through `paths`); not unique, as
+        # sources that are not reachable have no url (uniqueness comes from `paths._id`)
+        ("url", [("url", ASCENDING), ("locale", ASCENDING)], {}),
+    ],
+    "nodes": [("parent", [("parent", ASCENDING), ("position", ASCENDING)], {})],
+    # /api/documents: public documents only, in id order
+    "documents": [("public_id", [("private", ASCENDING), ("_id", ASCENDING)], {})],
+    "paths": [("source", [("source_id", ASCENDING)], {})],
+}
+
+
+# The index MongoDB builds on `_id` of every collection (lookups by id, small kinds read whole).
+ID_INDEX = "_id_"
+# The index of `sources` that yields each collection order: per route kind (a type named by the
+# query, or every type) and first order key (None: the default, by _id) (app/listing).
+ORDER_INDEXES = {
+    True: {None: "type_id", "published_at": "feed", "node.position": "position"},
+    False: {
+        None: "status_id",
+        "published_at": "status_published",
+        "node.position": "status_position",
+    },
+}
+
+# Materialised feeds (`feeds`, written by app/fixture/feeds.py): the candidates of one feed in date
+# order, newest first, FEED_CHUNK entries per document, read by `_id` (Generation.feed).
+FEED_CHUNK = 32
+# Entries at the head of a feed that carry their listed source: the usual feed is one read.
+FEED_EMBEDDED = 8
+
+
+def feed_key(node_type: str, locale: str, tag_ids: list[int], *, preview: bool) -> str:
+    """The key of a materialised feed: listed type, translation, tag set and visibility class."""
+    tags = ",".join(str(t) for t in sorted(set(tag_ids)))
+    return f"{node_type}|{locale}|{tags}|{'preview' if preview else 'public'}"
+
+
+def feed_chunk_id(key: str, number: int) -> str:
+    return f"{key}|{number}"
+
+
+def keyset_filter(
+    sort: list[tuple[str, int]], after: tuple[Any, int], *, nullable: bool
+) -> dict[str, Any]:
+    """The members after `after` (the sort values of a page's last member) in `sort` order.
+
+    The range on the sort field is decided in the index (the scan starts at the cursor); the
+    `$or` only separates ties on that value by `_id`. `nullable`: members may lack the field
+    (undated sources in preview), which MongoDB sorts before every value.
+    """
+    (field, direction), (value, last_id) = sort[0], after
+    descending = direction == DESCENDING
+    before, at_or_before = ("$lt", "$lte") if descending else ("$gt", "$gte")
+    if value is None:  # after an undated member: the undated after it, then (ascending) the dated
+        undated = {field: None, "_id": {before: last_id}}
+        return undated if descending else {"$or": [undated, {field: {"$ne": None}}]}
+    dated = {
+        field: {at_or_before: value},
+        "$or": [{field: {before: value}}, {"_id": {before: last_id}}],
+    }
+    return {"$or": [dated, {field: None}]} if nullable and descending else dated
+
+
+def combined(query: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    """`query` and `extra`; a field in both keeps both conditions (through `$and`)."""
+    out = dict(query)
+    for key, condition in extra.items():
+        if key in out:
+            out.setdefault("$and", []).append({key: condition})
+        else:
+            out[key] = condition
+    return out

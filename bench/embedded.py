@@ -1,0 +1,107 @@
+"""`make bench-embedded`: the embedded store (no MONGODB_URI) served as `make run` serves it.
+
+For each size of EMBEDDED_SIZES (default 1000,10000,50000 sources): generates the site
+(seed/generate.py) into a fixture file, starts gunicorn (one worker per core, each loading the
+fixture into its own embedded store) with the response cache off (cold), and measures home, the
+deep page, an article and common_content with the load generator, plus the static floor. Prints
+the start-up time, the worker RSS, one table, and cold home against the static floor (the
+target: >= 25 %).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from bench import loadgen, report, servers  # noqa: E402
+from bench.run import endpoints, log, measure_endpoint, setting  # noqa: E402
+from seed.generate import bench_paths, generate  # noqa: E402
+
+FLOOR_TARGET = 0.25
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of the gunicorn workers of master `pid` (the largest one)."""
+    sizes = []
+    for child in Path("/proc").iterdir():
+        if not child.name.isdigit():
+            continue
+        try:
+            stat = (child / "stat").read_text().split()
+            if int(stat[3]) == pid:
+                status = (child / "status").read_text()
+                line = next(x for x in status.splitlines() if x.startswith("VmRSS:"))
+                sizes.append(int(line.split()[1]) / 1024)
+        except (OSError, StopIteration, ValueError):
+            continue
+    return round(max(sizes, default=0.0), 1)
+
+
+def bench_size(size: int, tmp: Path) -> dict:
+    site = generate(size, blocks=30, depth=3, menu=60, seed=1)
+    fixture = tmp / f"site-{size}.json"
+    fixture.write_text(json.dumps(site, separators=(",", ":")), encoding="utf-8")
+    urls = endpoints(bench_paths(site), 20000)
+    workers = os.cpu_count() or 1
+    env = {"CMS_RESPONSE_CACHE": "false", "SITE_FIXTURE": str(fixture), "MONGODB_URI": ""}
+    gunicorn_log = tmp / "gunicorn.log"
+    started = time.monotonic()
+    rows = []
+    with servers.gunicorn("", "cms", env, gunicorn_log, ready_timeout=900) as (base, pid):
+        ready = round(time.monotonic() - started, 1)
+        log(f"{report.label(size)}: ready in {ready}s")
+        for name, path in urls.items():
+            figures = measure_endpoint(base + path, workers)
+            rows.append({"endpoint": name, **figures})
+            rps = "1 request" if figures["rps"] is None else f"{figures['rps']:.0f} req/s"
+            log(f"{report.label(size)}: {name}: {rps}, p50 {figures['p50_ms']:.1f} ms")
+        memory = rss_mb(pid)
+    return {"ready_s": ready, "worker_rss_mb": memory, "rows": rows}
+
+
+def render(results: dict) -> str:
+    head = f"{'size':>6} | {'endpoint (cold)':<16} | {'req/s':>8} | {'p50 ms':>8} | {'p99 ms':>8}"
+    lines = [head, "-" * len(head)]
+    verdicts = []
+    for size, data in results.items():
+        by_name = {row["endpoint"]: row for row in data["rows"]}
+        for row in data["rows"]:
+            rps = "1 req*" if row["rps"] is None else f"{row['rps']:.0f}"
+            p99 = "-" if row["p99_ms"] is None else f"{row['p99_ms']:.2f}"
+            lines.append(
+                f"{report.label(int(size)):>6} | {row['endpoint']:<16} | {rps:>8} | "
+                f"{row['p50_ms']:>8.2f} | {p99:>8}"
+            )
+        share = (by_name["home"]["rps"] or 0) / max(by_name["floor"]["rps"] or 0, 1e-9)
+        verdict = "PASS" if share >= FLOOR_TARGET else "FAIL"
+        verdicts.append(
+            f"  {verdict}  {report.label(int(size))} cold home / static floor req/s: "
+            f"{share:.0%} >= {FLOOR_TARGET:.0%}; start-up {data['ready_s']}s, "
+            f"worker RSS {data['worker_rss_mb']} MB"
+        )
+    return "\n".join(["", *lines, "", "Targets:", *verdicts])
+
+
+def main() -> int:
+    sizes = [int(s) for s in setting("EMBEDDED_SIZES", "1000,10000,50000").split(",") if s]
+    log(f"embedded bench: sizes {sizes}, load generator {loadgen.tool()}")
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="bench-embedded-") as tmp:
+        for size in sizes:
+            results[str(size)] = bench_size(size, Path(tmp))
+    out = REPO / "bench" / "embedded-results.json"
+    out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    print(render(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
