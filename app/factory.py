@@ -10,7 +10,7 @@ from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from app import db
-from app.api import access_log, cors, hygiene, observe, problems
+from app.api import access_log, cors, hygiene, negotiation, observe, problems
 from app.api.response_cache import ResponseCache
 from app.auth import check_secret, token_command
 from app.config import DEFAULTS, plain_environment
@@ -75,7 +75,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(docs.blp)
     app.register_blueprint(contexts.blp)
+    app.register_blueprint(contexts.hydra_blp)
     proxies = int(app.config["PROXY_COUNT"])
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
+    app.wsgi_app = negotiation.FormatSuffix(app.wsgi_app)  # type: ignore[method-assign]
     return app

@@ -39,6 +39,10 @@ BUILT_IN_TERMS: dict[str, dict[str, Any]] = {
     "Redirection": {"redirectUri": REFERENCE},
     "Tag": {"parent": REFERENCE},
     "Document": {},
+    "Translation": {},
+    "Archive": {"months": {"@container": "@index"}},
+    "NodesSources": {},
+    "Entrypoint": {},  # its keys: type_terms
 }
 # Errors carry no site content: their context is the same for every site.
 SITE_FREE = frozenset({"Error"})
@@ -66,6 +70,10 @@ def node_type_terms(node_type: NodeType) -> dict[str, Any]:
 def type_terms(site: SiteModel, name: str) -> dict[str, Any]:
     """Terms of an object whose @type is `name`."""
     terms = dict(BUILT_IN_TERMS.get(name, {}))
+    if name == "Entrypoint":  # each collection link: an IRI named as API Platform names it
+        from app.hydra import entrypoint_keys
+
+        terms.update({k: {"@id": f"Entrypoint/{k}", "@type": "@id"} for k in entrypoint_keys(site)})
     node_type = site.node_types.get(name)
     if node_type is not None:
         terms.update(node_type_terms(node_type))

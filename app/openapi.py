@@ -12,6 +12,8 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema
 
+from app.listing.openapi import node_source_collection
+from app.listing.openapi import schemas as listing_schemas
 from app.naming import context_iri
 from app.site import COMMON_CONTENT_GROUPS, NodeType, SiteModel
 from app.web_response import BREADCRUMB_GROUPS
@@ -47,7 +49,17 @@ RESPONSES: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]] = {
     "/api/{plural}": ("A page of node sources", "NodeSourceCollection", JSON_LD, API_ERRORS),
     "/api/nodes/{node_id}": ("A node", "NodeResource", JSON_LD, API_ERRORS),
     "/api/documents/{document_id}": ("A document", "DocumentResource", JSON_LD, API_ERRORS),
-    "/api/tags/{tag_id}": ("A tag", "TagResource", JSON_LD, API_ERRORS),
+    "/api/tags/{tag_id}": ("A tag, with its parents", "TagWithParents", JSON_LD, API_ERRORS),
+    "/api/tags": ("A page of tags", "TagCollection", JSON_LD, API_ERRORS),
+    "/api/translations": ("A page of translations", "TranslationCollection", JSON_LD, API_ERRORS),
+    "/api/translations/{translation_id}": ("A translation", "TranslationResource", JSON_LD,
+                                           API_ERRORS),
+    "/api/{plural}/archives": ("Years and months of publication", "ArchiveCollection", JSON_LD,
+                               API_ERRORS),
+    "/api/documents": ("A page of public documents", "DocumentCollection", JSON_LD, API_ERRORS),
+    "/api/search": ("Search results, best first", "SearchResults", JSON_LD, API_ERRORS),
+    "/api/nodes_sources/search": ("Search results, best first", "SearchResults", JSON_LD,
+                                  API_ERRORS),
     "/api/realms/{realm_id}": ("A realm", "RealmResource", JSON_LD, API_ERRORS),
 }  # fmt: skip
 
@@ -233,7 +245,7 @@ def _demote_colliding(components: dict[str, Any]) -> None:
 def _path_parameters(document: dict[str, Any], site: SiteModel) -> None:
     """Path parameters as the converters of the routes accept them: `plural` one of the reachable
     types' plurals (any other is 404), ids non-negative integers."""
-    plurals = sorted(t.plural for t in site.reachable_types())
+    plurals = sorted([*(t.plural for t in site.reachable_types()), "nodes_sources"])
     for item in document["paths"].values():
         for parameter in item.get("parameters", []):
             if parameter["in"] == "path" and parameter["name"] == "plural":
@@ -259,6 +271,10 @@ def build_document(
     found.pop("PaginationMetadata", None)
     found.update(_components(transformer_schema, site, schemas))
     _site_unions(found, site, extra_properties or {})
+    # Roadiz's collections (app/listing): filters, hydra:search, sparse members, other resources
+    found.update(listing_schemas())
+    listed = [f"{t.name}ListedItem" for t in site.node_types.values()]
+    found["NodeSourceCollection"] = node_source_collection(listed)
     _demote_colliding(found)
     for path, item in document["paths"].items():
         for method, operation in item.items():

@@ -15,6 +15,18 @@ from pymongo import ASCENDING, DESCENDING
 # Secondary indexes per kind (the `_id` index always exists): (name, keys, options).
 INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
     "sources": [
+        # search (app/search.py): the words of a source (multikey), its translation and the
+        # publication rule; only search queries bound `words`
+        (
+            "search",
+            [
+                ("words", ASCENDING),
+                ("locale", ASCENDING),
+                ("node.status", ASCENDING),
+                ("published_at", ASCENDING),
+            ],
+            {},
+        ),
         # walkers (children of several nodes at once) and breadcrumbs (ancestors)
         ("node_locale", [("node_id", ASCENDING), ("locale", ASCENDING)], {"unique": True}),
         # article feeds and collections by date: same translation, type and status, newest first
@@ -44,6 +56,39 @@ INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
             ],
             {},
         ),
+        # node-source collections (app/listing): per type or across types, in the default order
+        # (_id) or by date or position; `locale` leads as every listing names its translations
+        (
+            "type_id",
+            [
+                ("locale", ASCENDING),
+                ("type", ASCENDING),
+                ("node.status", ASCENDING),
+                ("_id", ASCENDING),
+            ],
+            {},
+        ),
+        (
+            "status_published",
+            [
+                ("locale", ASCENDING),
+                ("node.status", ASCENDING),
+                ("published_at", DESCENDING),
+                ("_id", DESCENDING),
+            ],
+            {},
+        ),
+        ("status_id", [("locale", ASCENDING), ("node.status", ASCENDING), ("_id", ASCENDING)], {}),
+        (
+            "status_position",
+            [
+                ("locale", ASCENDING),
+                ("node.status", ASCENDING),
+                ("node.position", ASCENDING),
+                ("_id", ASCENDING),
+            ],
+            {},
+        ),
         # homes of every translation (head, common content)
         ("home", [("node.home", ASCENDING), ("locale", ASCENDING)], {}),
         # the policy pages of the site model, by node name
@@ -55,14 +100,24 @@ INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
         ("url", [("url", ASCENDING), ("locale", ASCENDING)], {}),
     ],
     "nodes": [("parent", [("parent", ASCENDING), ("position", ASCENDING)], {})],
+    # /api/documents: public documents only, in id order
+    "documents": [("public_id", [("private", ASCENDING), ("_id", ASCENDING)], {})],
     "paths": [("source", [("source_id", ASCENDING)], {})],
 }
 
 
 # The index MongoDB builds on `_id` of every collection (lookups by id, small kinds read whole).
 ID_INDEX = "_id_"
-# The index of `sources` that yields each collection order (Generation.collection_page).
-ORDER_INDEXES = {"published_at": "feed", "node.position": "position"}
+# The index of `sources` that yields each collection order: per route kind (a type named by the
+# query, or every type) and first order key (None: the default, by _id) (app/listing).
+ORDER_INDEXES = {
+    True: {None: "type_id", "published_at": "feed", "node.position": "position"},
+    False: {
+        None: "status_id",
+        "published_at": "status_published",
+        "node.position": "status_position",
+    },
+}
 
 # Feed blocks: node type of the block -> node type it lists. The loader materialises their feeds
 # (app/fixture/feeds.py) and walkers/article_feed.py reads them: both import it from here.

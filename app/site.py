@@ -88,6 +88,7 @@ class NodeType:
     plural: str
     default_ttl: int
     fields: tuple[FieldDef, ...]
+    publishable: bool = False
 
     def is_link(self) -> bool:
         """A menu link: not reachable itself, its `url` is where it points (see
@@ -120,7 +121,8 @@ class NodeType:
             for f in doc["fields"]
             if f["type"] != "children_nodes"
         )
-        return cls(doc["_id"], doc["reachable"], doc["plural"], doc["default_ttl"], fields)
+        return cls(doc["_id"], doc["reachable"], doc["plural"], doc["default_ttl"], fields,
+                   bool(doc.get("publishable")))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -152,6 +154,8 @@ class SiteModel:
     plurals: tuple[tuple[str, str], ...] = ()
     # Tag ids by slug (collection filters take slugs; sources store ids).
     tag_ids: dict[str, int] = field(default_factory=dict)
+    # Every tag, in id order (a small collection, read whole: /api/tags filters it in memory).
+    tags: list[dict[str, Any]] = field(default_factory=list)
     # Future published_at values, sorted: public responses change by themselves at these moments.
     publication_times: list[datetime] = field(default_factory=list)
     cache: dict[Any, Any] = field(default_factory=dict)
@@ -177,6 +181,7 @@ class SiteModel:
     @classmethod
     def load(cls, generation: Generation) -> SiteModel:
         settings = {s["_id"]: s for s in generation.all("settings")}
+        tags = generation.all("tags")
         share = settings.get("share_image", {}).get("document")
         policy: dict[str, list[dict[str, Any]]] = {}
         for source in sorted(
@@ -206,7 +211,8 @@ class SiteModel:
             homes={h["locale"]: h for h in generation.homes()},
             policy_sources=policy,
             plurals=tuple((name, t.plural) for name, t in node_types.items()),
-            tag_ids={t["slug"]: t["_id"] for t in generation.all("tags")},
+            tag_ids={t["slug"]: t["_id"] for t in tags},
+            tags=tags,
             publication_times=generation.publication_times_after(datetime.now(UTC)),
         )
 

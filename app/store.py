@@ -18,7 +18,6 @@ from app.publication import PREVIEW_STATUSES, Visibility, source_filter
 from app.query_plan import (
     ID_INDEX,
     INDEXES,
-    ORDER_INDEXES,
     combined,
     feed_chunk_id,
     feed_key,
@@ -48,13 +47,8 @@ WHOLE_READ_KINDS = ("translations", "settings", "node_types", "realms", "tags")
 # Projections of listed sources (walker children, breadcrumbs, feed entries): only the item of a
 # response shows its alternates (Link header) and ancestors (breadcrumbs); url aliases are served
 # by `paths`. Sources that will not be expanded leave out their child ids too.
-LISTED = {"alternates": 0, "url_aliases": 0, "node.ancestors": 0}
+LISTED = {"alternates": 0, "url_aliases": 0, "node.ancestors": 0, "words": 0}
 WITHOUT_CHILDREN = {**LISTED, "node.children": 0}
-
-
-# Orders of collection entry points: the API's name -> the stored field.
-COLLECTION_ORDERS = {"publishedAt": "published_at", "position": "node.position"}
-DIRECTIONS = {"asc": ASCENDING, "desc": DESCENDING}
 
 
 def collection_name(kind: str, version: int) -> str:
@@ -205,52 +199,63 @@ class Generation:
         )
         return sorted({doc["published_at"] for doc in cursor.hint("published_at")})
 
-    def collection_page(
+    def sources_page(
         self,
-        *,
-        node_type: str,
-        locale: str,
+        query: dict[str, Any],
         visibility: Visibility,
-        exclude_realms: list[int],
-        tag_ids: list[int],
-        visible: bool | None,
-        order: list[tuple[str, str]],
+        *,
+        sort: list[tuple[str, int]],
         skip: int,
         limit: int,
+        index: str,
         after: tuple[Any, int] | None = None,
         keyset: bool = False,
     ) -> tuple[list[dict[str, Any]], int | None]:
-        """One page of the sources of a type in one translation that `visibility` may see, and
-        their total: outside `exclude_realms`, carrying all of `tag_ids`, of nodes whose
-        visibility is `visible` (None: any); ordered by `order` (COLLECTION_ORDERS keys), the
-        order of the `feed` or `position` index.
+        """One page of the sources matching `query` (compiled from a collection's filters by
+        app/listing) that `visibility` may see, and their total, counted on `index`, the index
+        designed for the query's order (never by reading the documents). `limit` 0: no page.
 
         With `keyset` (a keyset cursor, app/keyset.py), the page starts after `after` (the sort
         values of the previous page's last member; None: the first page) instead of skipping
         `skip` members, and the total is not counted (None): a deep page costs what the first
         costs."""
-        query: dict[str, Any] = {"type": node_type, "locale": locale, **source_filter(visibility)}
-        if exclude_realms:
-            query["node.realm_ids"] = {"$nin": exclude_realms}
-        if tag_ids:
-            # Ids, not `node.tags.slug`: FerretDB does not match $all through arrays of documents.
-            query["node.tag_ids"] = {"$all": tag_ids}
-        if visible is not None:
-            query["node.visible"] = visible
-        sort = [(COLLECTION_ORDERS[key], DIRECTIONS[direction]) for key, direction in order]
-        sort.append(("_id", sort[-1][1]))  # ties: _id in the direction of the last key (indexes)
-        field = sort[0][0]
+        query = combined(query, source_filter(visibility))
         page_query = query
         if after is not None:
-            nullable = field == "published_at" and visibility.preview
+            nullable = sort[0][0] == "published_at" and visibility.preview
             page_query = combined(query, keyset_filter(sort, after, nullable=nullable))
-        cursor = self._collection("sources").find(page_query, batch_size=limit + 1)
-        cursor = cursor.sort(sort).hint(ORDER_INDEXES[field])
-        page = list((cursor if keyset else cursor.skip(skip)).limit(limit))
+        page: list[dict[str, Any]] = []
+        if limit > 0:
+            cursor = self._collection("sources").find(page_query, LISTED, batch_size=limit + 1)
+            cursor = cursor.sort(sort).hint(index)
+            page = list((cursor if keyset else cursor.skip(skip)).limit(limit))
         if keyset:
             return page, None
-        # the `feed` index bounds a count best: it decides published_at <= now too
-        return page, self._collection("sources").count_documents(query, hint="feed")
+        # the date index of the same kind bounds a count best: it decides published_at <= now too
+        counted = "feed" if index in ("feed", "position", "type_id") else "status_published"
+        return page, self._collection("sources").count_documents(query, hint=counted)
+
+    def publication_dates(
+        self, query: dict[str, Any], visibility: Visibility, *, index: str
+    ) -> list[Any]:
+        """`published_at` of every source matching `query` that `visibility` may see, newest
+        first: only that field is read, along `index` (archives group them by month)."""
+        query = combined(query, source_filter(visibility))
+        cursor = self._collection("sources").find(query, {"_id": 0, "published_at": 1})
+        sort = [("published_at", DESCENDING), ("_id", DESCENDING)]
+        return [d["published_at"] for d in cursor.sort(sort).hint(index) if d.get("published_at")]
+
+    def search_matches(
+        self, words: list[str], query: dict[str, Any], visibility: Visibility
+    ) -> list[dict[str, Any]]:
+        """Listed sources (visible, published) having any of `words` and matching `query`
+        (translation, types, realms, tags), along the `search` index: the candidates a search
+        ranks. Only what ranking, highlighting and members need is read."""
+        full = combined({"words": {"$in": words}, **query}, source_filter(visibility, listed=True))
+        full = combined(full, {"published_at": {"$lte": visibility.now}})  # out, even in preview
+        # a fresh dict: mongomock adds keys to the projections it is given
+        ranked = {"alternates": 0, "url_aliases": 0, "node.ancestors": 0}  # words kept: ranking
+        return list(self._collection("sources").find(full, ranked).hint("search"))
 
     def sources_by_ids(self, source_ids: list[int]) -> list[dict[str, Any]]:
         """Sources by id, whatever their publication (callers apply app.realms.may_see)."""
@@ -264,6 +269,17 @@ class Generation:
 
     def tags(self, tag_ids: list[int]) -> list[dict[str, Any]]:
         return list(self._collection("tags").find({"_id": {"$in": tag_ids}}).hint(ID_INDEX))
+
+    def documents_page(
+        self, query: dict[str, Any], *, skip: int, limit: int
+    ) -> tuple[list[dict[str, Any]], int]:
+        """A page of public documents matching `query`, in id order, and their total."""
+        query = combined(query, {"private": False})
+        page: list[dict[str, Any]] = []
+        if limit > 0:
+            cursor = self._collection("documents").find(query, batch_size=limit + 1)
+            page = list(cursor.sort("_id", ASCENDING).hint("public_id").skip(skip).limit(limit))
+        return page, self._collection("documents").count_documents(query, hint="public_id")
 
     def document(self, document_id: int) -> dict[str, Any] | None:
         return self._one("documents", {"_id": document_id, "private": {"$ne": True}}, ID_INDEX)

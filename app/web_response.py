@@ -10,7 +10,7 @@ from marshmallow import Schema
 from app.audience import present, shown_alternates, walker_context, withheld
 from app.errors import NotFound
 from app.head import build_head
-from app.naming import breadcrumbs_id
+from app.naming import breadcrumbs_id, translation_iri
 from app.paths import normalise_path
 from app.realms import decide
 from app.reply import Reply
@@ -76,6 +76,20 @@ def with_translation(source: dict[str, Any], node_type: NodeType, site: SiteMode
                 {**r, "translation": translation} for r in values[definition.name]
             ]
     return {**source, "fields": values, "translation": translation}
+
+
+def translation_view(site: Any, locale: str) -> dict[str, Any]:
+    """The Translation a node source carries (`@id` /api/translations/<id>; `locale` is the
+    override locale when set)."""
+    translation = site.translations[locale]
+    return {
+        "@id": translation_iri(translation.id),
+        "@type": "Translation",
+        "name": translation.name,
+        "defaultTranslation": translation.default,
+        "available": translation.available,
+        "locale": translation.override_locale or translation.locale,
+    }
 
 
 def breadcrumbs(source: dict[str, Any], context: RequestContext, dump: ItemDumper) -> dict:

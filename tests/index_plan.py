@@ -87,7 +87,15 @@ def serving_index(query: Query, indexes: dict[str, list[tuple[str, int]]]) -> st
             return "_id_"
     elif not query.filter and query.sort and by_id:
         return "_id_"
+    # the index with the longest equality prefix (the most selective bound, as the planner's trial
+    # run would find); ties: the first declared
+    predicates = shape(query.filter)
+    best, most = None, -1
     for name, keys in indexes.items():
-        if bounded_fields(query, keys):
-            return name
-    return None
+        fields = bounded_fields(query, keys)
+        if not fields:
+            continue
+        prefix = sum(1 for f in fields if predicates.get(f) in (EQUALITY, IN))
+        if prefix > most:
+            best, most = name, prefix
+    return best

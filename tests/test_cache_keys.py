@@ -75,10 +75,11 @@ def test_collection_parameters_are_keyed_in_canonical_order(cold):
 
 def test_order_parameters_keep_their_relative_order(cold):
     client = cold.test_client()
-    by_position = client.get("/api/articles?order[position]=asc&order[publishedAt]=desc")
-    by_date = client.get("/api/articles?order[publishedAt]=desc&order[position]=asc")
+    by_position = client.get("/api/articles?order[node.position]=asc&order[publishedAt]=desc")
+    by_date = client.get("/api/articles?order[publishedAt]=desc&order[node.position]=asc")
     assert len(cache_of(cold)) == 2  # two different sorts
-    assert by_position.json["hydra:view"]["@id"].startswith("/api/articles?order%5Bposition%5D")
+    by_position_iri = by_position.json["hydra:view"]["@id"]
+    assert by_position_iri.startswith("/api/articles?order%5Bnode.position%5D")
     assert by_date.json["hydra:view"]["@id"].startswith("/api/articles?order%5BpublishedAt%5D")
 
 

@@ -85,10 +85,14 @@ def test_a_generation_reads_the_same_on_both(databases):
                 generation.sources_of_nodes([11, 19, 26, 31], "en", visibility),
                 generation.feed(node_type="Article", locale="en", visibility=visibility,
                                 tag_ids=[1], exclude_source=None, limit=3),
-                generation.collection_page(node_type="Article", locale="en",
-                                           visibility=visibility, exclude_realms=[1],
-                                           tag_ids=[1], visible=None,
-                                           order=[("position", "desc")], skip=1, limit=3),
+                generation.sources_page({"type": "Article", "locale": "en",
+                                         "node.realm_ids": {"$nin": [1]},
+                                         "node.tag_ids": 1, "title": {"$regex": "e",
+                                                                      "$options": "i"}},
+                                        visibility, sort=[("node.position", -1), ("_id", -1)],
+                                        skip=1, limit=3, index="position"),
+                generation.search_matches(["jazz", "market"], {"locale": "en",
+                                                               "reachable": True}, visibility),
             ]
         )  # fmt: skip
     assert reads[0] == reads[1]

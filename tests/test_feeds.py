@@ -100,11 +100,12 @@ def test_feeds_are_materialised_newest_first_per_visibility_class(small_chunks):
         return found
 
     # tags [1] in English: future-article (2099) leads; hidden-article never lists (invisible);
-    # draft-article (Aug 2024) only in the preview class
+    # draft-article (Aug 2024) only in the preview class; then the news archive (2023, 2022)
+    archive = [6601, 6401, 6301, 6101]
     public = entries(feed_key("Article", "en", [1], preview=False))
-    assert public == [2801, 2601, 2401, 2201, 2001, 1901]
+    assert public == [2801, 2601, 2401, 2201, 2001, 1901, *archive]
     preview = entries(feed_key("Article", "en", [1], preview=True))
-    assert preview == [2801, 2601, 2901, 2401, 2201, 2001, 1901]
+    assert preview == [2801, 2601, 2901, 2401, 2201, 2001, 1901, *archive]
     public_key = feed_key("Article", "en", [1], preview=False)
     first = chunks.find_one({"_id": feed_chunk_id(public_key, 0)})
     assert [("source" in e) for e in first["entries"]] == [True, False]
@@ -120,7 +121,8 @@ def test_a_feed_no_block_asks_for_uses_the_feed_index(small_chunks):
     before = store.commands
     got = generation.feed(node_type="Article", locale="en", visibility=visibility, tag_ids=[3],
                           exclude_source=None, limit=4)  # fmt: skip
-    assert [s["_id"] for s in got] == [2701, 2101]  # winter-concert, jazz-night
+    # winter-concert, jazz-night, then the news archive's jazz festival (2023)
+    assert [s["_id"] for s in got] == [2701, 2101, 6501]
     assert store.commands - before == 2  # the missing chunk, then the index query
 
 
@@ -146,4 +148,5 @@ def test_a_usual_feed_is_one_read_and_skipped_entries_cost_one_more(make_app):
         got = generation.feed(node_type="Article", locale="en", tag_ids=[], visibility=early,
                               exclude_source=None, limit=4)  # fmt: skip
         assert store.commands - before == 2
-        assert [s["_id"] for s in got] == [2001, 1901]  # spring-market, first-article
+        # spring-market, first-article, then the news archive's newest (2023)
+        assert [s["_id"] for s in got] == [2001, 1901, 6601, 6501]

@@ -34,11 +34,27 @@ CREDENTIALS = [
 ]
 COLLECTION_QUERIES = [
     "",
-    "?tags=news,featured&node.visible=true",
+    "?intersect[node.nodesTags.tag.tagName][]=news&intersect[node.nodesTags.tag.tagName][]=featured"
+    "&node.visible=true",
     "?order[publishedAt]=asc&itemsPerPage=2&page=2",
-    "?order[position]=desc&_locale=fr",
+    "?order[node.position]=desc&_locale=fr",
+    "?order[publishedAt]=DESC&publishedAt[archive]=2024&node.parent=17&title=a",
+    "?reachable=true&tagGroup[]=news,events&not[node.id][]=19&itemsPerPage=0",
     "?cursor=&itemsPerPage=3",  # keyset pages: the crawl follows their hydra:next
-    "?cursor=&itemsPerPage=3&order[position]=asc",
+    "?cursor=&itemsPerPage=3&order[node.position]=asc",
+    "?cursor=&itemsPerPage=3&order[publishedAt]=desc",
+]
+
+LISTINGS = [
+    "/api/search?search=jazz",
+    "/api/nodes_sources/search?search=march%C3%A9&_locale=fr&tag_name=Culture&node_type=Article",
+    "/api/articles/archives",
+    "/api/articles/archives?_locale=fr&node.nodesTags.tag.tagName=jazz",
+    "/api/nodes_sources/archives?publishable=true",
+    "/api/documents",
+    "/api/documents?mimeType=image/jpeg&filename=a&itemsPerPage=1&page=2",
+    "/api/tags?parent.id=2",
+    "/api/translations?available=true",
 ]
 
 
@@ -132,11 +148,13 @@ def crawl(make_app):
                 common = f"/api/common_content?_locale={locale}"
                 iris(client.get(common, headers=headers).json, found)
                 client.get(f"{common}&_preview=1", headers=headers)
-            for plural in ("pages", "articles"):
+            for plural in ("pages", "articles", "nodes_sources"):
                 for query in COLLECTION_QUERIES:
                     body = client.get(f"/api/{plural}{query}", headers=headers).json
                     iris(body, found)
-                    found.add(body["hydra:view"].get("hydra:next", body["@id"]))
+                    found.add(body.get("hydra:view", {}).get("hydra:next", body["@id"]))
+            for listing in LISTINGS:
+                iris(client.get(listing, headers=headers).json, found)
             for iri in sorted(found):
                 client.get(iri, headers=headers)
         yield log, called
@@ -197,8 +215,26 @@ def test_a_query_without_its_hint_fails_the_check():
 
 def test_the_sort_of_a_feed_and_a_collection_comes_from_their_index(crawl):
     log, _ = crawl
-    sorted_reads = {(q.method, serving_index(q, SOURCES)) for q in log if q.sort and q.filter}
-    assert sorted_reads == {("find", "feed"), ("find", "position")}
+    sorted_reads = {
+        (q.method, serving_index(q, indexes_of(q.kind)))
+        for q in log
+        if q.sort and q.filter and q.kind == "sources"
+    }
+    documents = {
+        serving_index(q, indexes_of(q.kind)) for q in log if q.kind == "documents" and q.sort
+    }
+    assert documents == {"public_id"}
+    assert sorted_reads == {
+        ("find", name)
+        for name in (
+            "feed",
+            "position",
+            "type_id",
+            "status_id",
+            "status_published",
+            "status_position",
+        )
+    }
 
 
 def test_feeds_and_collections_decide_the_publication_rule_in_their_index(crawl):
@@ -206,11 +242,15 @@ def test_feeds_and_collections_decide_the_publication_rule_in_their_index(crawl)
     checked = 0
     for query in log:
         name = serving_index(query, SOURCES)
-        if name not in ("feed", "position"):
+        if name not in ("feed", "position", "type_id", "status_id", "status_published",
+                        "status_position"):  # fmt: skip
             continue
         fields = set(bounded_fields(query, SOURCES[name]))
-        assert {"locale", "type", "node.status"} <= fields, query.describe()
-        if name == "feed" and "published_at" in query.filter:
+        typed = name in ("feed", "position", "type_id")
+        assert {"locale", "node.status"} | ({"type"} if typed else set()) <= fields, (
+            query.describe()
+        )
+        if name in ("feed", "status_published") and "published_at" in query.filter:
             assert "published_at" in fields, query.describe()
         checked += 1
     assert checked > 20

@@ -43,10 +43,17 @@ OPERATIONS = [
     "/api/common_content",
     "/api/{plural}/{source_id}",
     "/api/{plural}",
+    "/api/{plural}/archives",
     "/api/nodes/{node_id}",
     "/api/documents/{document_id}",
     "/api/tags/{tag_id}",
     "/api/realms/{realm_id}",
+    "/api/translations",
+    "/api/translations/{translation_id}",
+    "/api/tags",
+    "/api/documents",
+    "/api/search",
+    "/api/nodes_sources/search",
 ]
 
 
@@ -91,6 +98,9 @@ def known(app):
                 ("realms", "realm_id"),
             )
         },
+        "/api/translations/{translation_id}": [
+            {"path_parameters": {"translation_id": id_}} for id_ in (1, 2, 3)
+        ],
     }
 
 
@@ -159,8 +169,9 @@ def test_path_parameters_match_the_route_converters(client):
     # `plural` is a string converter; the document lists the plurals that exist (others are 404)
     assert parameters.pop("plural") == {
         "type": "string",
-        "enum": ["articles", "blog_posts", "pages"],
+        "enum": ["articles", "blog_posts", "nodes_sources", "pages"],
     }
-    assert set(parameters) == {"source_id", "node_id", "document_id", "tag_id", "realm_id"}
+    assert set(parameters) == {"source_id", "node_id", "document_id", "tag_id", "realm_id",
+                               "translation_id"}  # fmt: skip
     int64 = {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}
     assert all(s == int64 for s in parameters.values())

@@ -310,3 +310,8 @@ def test_error_body_is_problem_json(client):
         "hydra:title": "An error occurred",
         "hydra:description": NOT_RESOLVED,
     }
+
+
+def test_max_age_is_the_node_ttl_in_seconds(client):
+    assert get_path(client, "/about").json["maxAge"] == 30 * 60  # its node: ttl 30 minutes
+    assert get_path(client, "/blog/jazz-night").json["maxAge"] == 10 * 60  # Article default_ttl

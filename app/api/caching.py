@@ -7,8 +7,10 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 from flask import Response, current_app, g, request
 
+from app.api import negotiation
 from app.api.encoding import LD_JSON, dumps
 from app.api.hygiene import request_context
 from app.api.redact import canonical_pairs
@@ -137,18 +139,14 @@ def cached(context: RequestContext, answer: tuple) -> tuple[tuple | None, Respon
 def replay(cached: CachedResponse, context: RequestContext) -> Response:
     """The Response of a stored payload, with Cache-Control computed for now; 304 when the
     client's If-None-Match matches. Each media type has its own ETag."""
-    mimetype = _mimetype()
-    response = Response(cached.payload, mimetype=mimetype)
+    mimetype = negotiation.mimetype(request)
+    payload = cached.payload
+    if mimetype != LD_JSON:
+        payload = dumps(negotiation.plain(orjson.loads(payload), context.site.node_types))
+    response = Response(payload, mimetype=mimetype)
     for name, value in cached.headers.items():
         response.headers[name] = value
     if mimetype != LD_JSON:
         response.headers["ETag"] = cached.headers["ETag"][:-1] + '-json"'
     response.headers["Cache-Control"] = cache_control(context, cached.s_maxage)
     return response.make_conditional(request)
-
-
-def _mimetype() -> str:
-    accepted = request.accept_mimetypes
-    if accepted["application/json"] > accepted[LD_JSON]:
-        return "application/json"
-    return LD_JSON

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app
 
+from app import hydra
 from app.api.encoding import LD_JSON, json_response
 from app.errors import NotFound
-from app.jsonld_contexts import context_document, context_terms
+from app.jsonld_contexts import context_document, context_terms, vocabulary
 from app.site import current_site
 
 MAX_AGE = 3600
@@ -23,6 +24,28 @@ def context(name: str) -> Response:
         raise NotFound(f'No context for type "{name}"')
     # @vocab from configuration: the context is cached publicly, so it never follows the Host.
     document = context_document(terms, current_app.config["VOCAB_BASE"])
+    response = json_response(document, mimetype=LD_JSON)
+    response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
+    return response
+
+
+# GET /api and /api/docs.jsonld: Hydra documents, not API operations either.
+hydra_blp = Blueprint("hydra", __name__, url_prefix="/api")
+
+
+@hydra_blp.route("", strict_slashes=False)
+def entrypoint() -> Response:
+    response = json_response(hydra.entrypoint(current_site()), mimetype=LD_JSON)
+    response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
+    return response
+
+
+@hydra_blp.route("/docs.jsonld")
+def documentation() -> Response:
+    config = current_app.config
+    description = config.get("API_DESCRIPTION", "A read-only JSON-LD API")
+    vocab = vocabulary(config["VOCAB_BASE"])
+    document = hydra.documentation(current_site(), config["API_TITLE"], description, vocab)
     response = json_response(document, mimetype=LD_JSON)
     response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
     return response

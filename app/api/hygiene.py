@@ -9,6 +9,7 @@ from urllib.parse import unquote_to_bytes
 
 from flask import Flask, Response, current_app, g, request
 
+from app.api import negotiation
 from app.api.encoding import LD_JSON
 from app.api.redact import public_full_path
 from app.auth import check_preview, request_credentials, wants_preview
@@ -21,17 +22,7 @@ MAX_URL_LENGTH = 4096
 # Parameters the service reads: each may be given once (unknown ones are ignored, as in the
 # reference implementation).
 SINGLE_PARAMETERS = frozenset(
-    {
-        "path",
-        "_locale",
-        "_preview",
-        "password",
-        "page",
-        "cursor",
-        "itemsPerPage",
-        "tags",
-        "node.visible",
-    }
+    {"path", "_locale", "_preview", "password", "page", "cursor", "itemsPerPage", "node.visible"}
 )
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 JSON_TYPES = (LD_JSON, "application/json", "application/problem+json")
@@ -55,7 +46,11 @@ def _check_request() -> None:
             request.args.getlist(name)
         ) > 1:
             raise BadRequest(f'"{name}" must be given once')
-    if request.path.startswith("/api/") and not request.path.startswith("/api/docs"):
+    if (
+        request.path.startswith("/api/")
+        and not request.path.startswith("/api/docs")
+        and not negotiation.has_suffix(request)
+    ):
         accepted = request.accept_mimetypes
         if request.headers.get("Accept") and not any(accepted[t] for t in JSON_TYPES):
             raise NotAcceptable(

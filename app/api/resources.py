@@ -9,10 +9,13 @@ from flask_smorest import Blueprint
 from werkzeug.datastructures import MultiDict
 
 from app import resources
-from app.api.arguments import CollectionQuerySchema, LocaleQuery, Query, QueryParser
+from app.api.arguments import LocaleQuery, Query, QueryParser
 from app.api.caching import respond
 from app.api.redact import canonical_pairs
-from app.resources import CollectionQuery
+from app.listing import archives
+from app.listing import sources as sources_listing
+from app.listing.openapi import parameters
+from app.listing.resources import tag_item
 
 # Ids are BSON int64: a larger number matches no route (404) instead of reaching the driver.
 ID = "int(max=9223372036854775807)"
@@ -38,18 +41,38 @@ def source_get(query: dict[str, Any], plural: str, source_id: int) -> Response:
     return respond(lambda context: resources.source_item(context, plural, source_id))
 
 
+def request_args() -> MultiDict:
+    """Parameters without secrets in canonical order (app.api.redact.canonical_pairs: `order[]`
+    keys keep their relative order): two spellings of one query are one cache entry with the
+    same hydra links."""
+    return MultiDict(canonical_pairs(request.args))
+
+
 @blp.route("/<string:plural>")
-@blp.arguments(CollectionQuerySchema, location="query")
+@blp.arguments(Query, location="query")
 @blp.doc(
-    summary="Node sources of a reachable node type (hydra:Collection)",
+    summary="Node sources of a reachable node type, or of every type (/api/nodes_sources)",
     operationId="source_collection",
-    description="A page of the published sources of one type in one translation, filtered by "
-    "tags and node visibility, ordered by publication date (default, newest first) or position.",
+    description="A page of the published sources of a type (`/api/nodes_sources`: of every type), "
+    "with Roadiz's filters, orders, pagination (or a keyset `cursor`) and `properties[]`.",
+    parameters=parameters(sources_listing.VARIABLES, cursor=True),
 )
-def source_collection(query: CollectionQuery, plural: str) -> Response:
-    # canonical order: two spellings of one query are one cache entry with the same hydra links
-    path, args = request.path, MultiDict(canonical_pairs(request.args))
-    return respond(lambda c: resources.source_collection(c, plural, query, path, args))
+def source_collection(query: dict[str, Any], plural: str) -> Response:
+    """Filters are parsed by app.listing (Roadiz's grammar: refused when unknown or malformed)."""
+    path, args = request.path, request_args()
+    return respond(lambda c: resources.source_collection(c, plural, path, args))
+
+
+@blp.route("/<string:plural>/archives")
+@blp.arguments(Query, location="query")
+@blp.doc(
+    summary="Years and months of publication of a publishable type (or of every type)",
+    operationId="source_archives",
+    parameters=parameters(sources_listing.VARIABLES),
+)
+def source_archives(query: dict[str, Any], plural: str) -> Response:
+    path, args = request.path, request_args()
+    return respond(lambda c: archives.archives(c, plural, path, args))
 
 
 @blp.route(f"/nodes/<{ID}:node_id>")
@@ -83,7 +106,7 @@ def document_get(query: dict[str, Any], document_id: int) -> Response:
     description="A tag with its name in `_locale` (else the default translation's, else its slug).",
 )
 def tag_get(query: dict[str, Any], tag_id: int) -> Response:
-    return respond(lambda context: resources.tag_item(context, tag_id, query.get("locale")))
+    return respond(lambda context: tag_item(context, tag_id, query.get("locale")))
 
 
 @blp.route(f"/realms/<{ID}:realm_id>")

@@ -1,0 +1,76 @@
+"""Content negotiation as API Platform: JSON-LD by default, plain JSON on request.
+
+`Accept: application/json` or a `.json` suffix (`/api/pages/7.json`) gives the JSON format: the
+same fields without `@context` and `@id`, collections as bare arrays; node sources keep their
+`@type`, documents their `@id` and `@type`. A `.jsonld` / `.json` suffix beats `Accept`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable
+from typing import Any
+
+from flask import Request
+
+from app.api.encoding import LD_JSON
+
+JSON = "application/json"
+SUFFIXES = {".jsonld": LD_JSON, ".json": JSON}
+FORMAT_KEY = "cms.format"
+# Served under these names on purpose (OpenAPI and Hydra documents): never a format suffix.
+NO_SUFFIX_PREFIX = "/api/docs"
+
+
+class FormatSuffix:
+    """WSGI middleware: `/api/x.jsonld` is `/api/x` asked in JSON-LD (`environ["cms.format"]`)."""
+
+    def __init__(self, wsgi_app: Callable[..., Iterable[bytes]]):
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]):
+        path = environ.get("PATH_INFO", "")
+        if path.startswith("/api/") and not path.startswith(NO_SUFFIX_PREFIX):
+            for suffix, mimetype in SUFFIXES.items():
+                if path.endswith(suffix) and len(path) > len("/api/") + len(suffix):
+                    environ["PATH_INFO"] = path[: -len(suffix)]
+                    environ[FORMAT_KEY] = mimetype
+                    break
+        return self.wsgi_app(environ, start_response)
+
+
+def has_suffix(request: Request) -> bool:
+    return FORMAT_KEY in request.environ
+
+
+def mimetype(request: Request) -> str:
+    """The suffix's format, else JSON when Accept prefers it to JSON-LD, else JSON-LD."""
+    chosen = request.environ.get(FORMAT_KEY)
+    if chosen is not None:
+        return chosen
+    accepted = request.accept_mimetypes
+    return JSON if accepted[JSON] > accepted[LD_JSON] else LD_JSON
+
+
+def plain(body: Any, node_types: Collection[str]) -> Any:
+    """The JSON format of a JSON-LD body."""
+    if isinstance(body, dict) and body.get("@type") == "hydra:Collection":
+        return [_plain(member, node_types) for member in body.get("hydra:member", [])]
+    return _plain(body, node_types)
+
+
+def _plain(value: Any, node_types: Collection[str]) -> Any:
+    if isinstance(value, list):
+        return [_plain(item, node_types) for item in value]
+    if not isinstance(value, dict):
+        return value
+    kind = value.get("@type")
+    out = {}
+    for key, item in value.items():
+        if key == "@context":
+            continue
+        if key == "@id" and kind != "Document":
+            continue
+        if key == "@type" and kind != "Document" and kind not in node_types:
+            continue
+        out[key] = _plain(item, node_types)
+    return out

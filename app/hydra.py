@@ -1,0 +1,125 @@
+"""Hydra documents of API Platform: the entry point (`GET /api`) and the API documentation
+(`GET /api/docs.jsonld`), built from the live site's node types and the listing resources."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.site import SiteModel
+
+# Resources with a collection operation besides node types: short name -> collection path.
+FIXED_COLLECTIONS = {
+    "NodesSources": "/api/nodes_sources",
+    "Tag": "/api/tags",
+    "Translation": "/api/translations",
+    "Document": "/api/documents",
+}
+# Their properties, as their collections list them (app/listing).
+FIXED_PROPERTIES = {
+    "NodesSources": ["title", "publishedAt", "slug", "url", "node"],
+    "Tag": ["slug", "visible", "name", "description", "parent"],
+    "Translation": ["name", "defaultTranslation", "available", "locale"],
+    "Document": ["relativePath", "type", "processable", "mimeType", "imageWidth", "imageHeight",
+                 "mediaDuration", "alt", "folders"],
+    "Archive": ["year", "months"],
+}  # fmt: skip
+DATE_PROPERTIES = frozenset({"publishedAt"})
+BOOLEAN_PROPERTIES = frozenset({"visible", "defaultTranslation", "available", "processable"})
+INTEGER_PROPERTIES = frozenset({"imageWidth", "imageHeight", "mediaDuration", "year"})
+
+
+def collections(site: SiteModel) -> dict[str, str]:
+    """Short name -> first collection path, for every resource with a collection operation."""
+    found = {t.name: f"/api/{t.plural}" for t in site.reachable_types()}
+    found.update(FIXED_COLLECTIONS)
+    return found
+
+
+def entry_key(short_name: str) -> str:
+    return short_name[0].lower() + short_name[1:]
+
+
+def entrypoint_keys(site: SiteModel) -> list[str]:
+    return sorted(entry_key(name) for name in collections(site))
+
+
+def entrypoint(site: SiteModel) -> dict[str, Any]:
+    body: dict[str, Any] = {"@context": "/api/contexts/Entrypoint", "@id": "/api",
+                            "@type": "Entrypoint"}  # fmt: skip
+    paths = {entry_key(name): path for name, path in collections(site).items()}
+    body.update({key: paths[key] for key in sorted(paths)})
+    return body
+
+
+def _range(name: str) -> str:
+    if name in DATE_PROPERTIES:
+        return "xsd:dateTime"
+    if name in BOOLEAN_PROPERTIES:
+        return "xsd:boolean"
+    if name in INTEGER_PROPERTIES:
+        return "xsd:integer"
+    return "xsd:string"
+
+
+def _class(short_name: str, properties: list[str], collection: str | None) -> dict[str, Any]:
+    supported = [
+        {
+            "@type": "hydra:SupportedProperty",
+            "hydra:property": {"@id": f"#{short_name}/{name}", "@type": "rdf:Property",
+                               "label": name, "domain": f"#{short_name}", "range": _range(name)},
+            "hydra:title": name,
+            "hydra:required": False,
+            "hydra:readable": True,
+            "hydra:writeable": False,
+        }
+        for name in properties
+    ]  # fmt: skip
+    operations = []
+    if collection is not None:
+        operations.append({"@type": ["hydra:Operation", "schema:FindAction"],
+                           "hydra:method": "GET", "hydra:title": f"get{short_name}Collection",
+                           "returns": "hydra:Collection"})  # fmt: skip
+    return {
+        "@id": f"#{short_name}",
+        "@type": "hydra:Class",
+        "hydra:title": short_name,
+        "hydra:supportedProperty": supported,
+        "hydra:supportedOperation": operations,
+    }
+
+
+def documentation(site: SiteModel, title: str, description: str, vocab: str) -> dict[str, Any]:
+    """The hydra:ApiDocumentation of the site; `vocab`: the @vocab of the contexts."""
+    paths = collections(site)
+    classes = []
+    for node_type in site.reachable_types():
+        properties = [*FIXED_PROPERTIES["NodesSources"], *(f.key for f in node_type.fields)]
+        classes.append(_class(node_type.name, properties, paths[node_type.name]))
+    for name, properties in FIXED_PROPERTIES.items():
+        classes.append(_class(name, properties, paths.get(name)))
+    entry = _class("Entrypoint", entrypoint_keys(site), None)
+    for supported in entry["hydra:supportedProperty"]:
+        link = supported["hydra:property"]
+        link["range"], link["@type"] = "hydra:Collection", "hydra:Link"
+    classes.append(entry)
+    classes.append(_class("ConstraintViolationList", ["violations"], None))
+    return {
+        "@context": {
+            "@vocab": vocab,
+            "hydra": "http://www.w3.org/ns/hydra/core#",
+            "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+            "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+            "xsd": "http://www.w3.org/2001/XMLSchema#",
+            "schema": "https://schema.org/",
+            "domain": {"@id": "rdfs:domain", "@type": "@id"},
+            "range": {"@id": "rdfs:range", "@type": "@id"},
+            "label": "rdfs:label",
+            "returns": {"@id": "hydra:returns", "@type": "@id"},
+        },
+        "@id": "/api/docs.jsonld",
+        "@type": "hydra:ApiDocumentation",
+        "hydra:title": title,
+        "hydra:description": description,
+        "hydra:entrypoint": "/api",
+        "hydra:supportedClass": classes,
+    }

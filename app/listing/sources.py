@@ -1,0 +1,229 @@
+"""Node-source collections: `/api/<plural>` of a reachable type, `/api/nodes_sources` of all.
+
+Roadiz applies the publication rule and the route's type; this service also applies translation
+availability and realms (deny, hide_blocks), so that a collection never shows what the item
+would refuse. Visibility stays a filter (`node.visible`), as in Roadiz.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from werkzeug.datastructures import MultiDict
+
+from app import keyset
+from app.audience import denied_realm_ids
+from app.errors import BadRequest, NotFound
+from app.listing import hydra
+from app.listing.filters import (
+    Boolean,
+    Date,
+    Env,
+    Exact,
+    Filter,
+    Order,
+    Partial,
+    Range,
+    TagGroups,
+    Variable,
+    sort_of,
+)
+from app.listing.params import Page, Params, QueryBuilder, boolean, pagination
+from app.listing.properties import requested, sparse
+from app.query_plan import ORDER_INDEXES
+from app.realms import granted
+from app.request_context import RequestContext
+from app.site import NodeType
+from app.web_response import ItemDumper
+
+ITEMS_PER_PAGE = 15
+MAX_ITEMS_PER_PAGE = 50
+NODES_SOURCES = "nodes_sources"
+CURSOR = "cursor"
+TAGS = "node.tag_slugs"
+TAG_IDS = "node.tag_ids"
+
+FILTERS: tuple[Filter, ...] = (
+    Partial("title", "title"),
+    Partial("metaTitle", "meta_title"),
+    Partial("metaDescription", "meta_description"),
+    Boolean("noIndex", "no_index"),
+    Boolean("node.visible", "node.visible"),
+    Boolean("node.home", "node.home"),
+    Date("publishedAt", "published_at", archive=True),
+    Exact("node.id", "node_id", "int"),
+    Exact("node.nodeName", "node.node_name"),
+    Exact("node.nodeTypeName", "type"),
+    Exact("node.nodeType.name", "type"),  # the 2.0-2.4 spelling
+    Exact("node.parent.nodeName", "node.parent_name"),
+    Exact("node.nodesTags.tag.tagName", TAGS),
+    Exact("node.parent", "node.parent", "iri", "/api/nodes/"),
+    Exact("node.nodesTags.tag", TAG_IDS, "iri", "/api/tags/"),
+    Exact("translation.id", "locale", "int", lookup="translation"),
+    Exact("translation.locale", "locale"),
+    Range("node.position", "node.position"),
+    Exact("node.nodeTypeName", "type", prefix="not"),
+    Exact("node.id", "node_id", "int", prefix="not"),
+    Exact("node.nodesTags.tag.tagName", TAGS, prefix="not"),
+    Exact("node.nodesTags.tag", TAG_IDS, "iri", "/api/tags/", prefix="intersect"),
+    Exact("node.nodesTags.tag.tagName", TAGS, prefix="intersect"),
+    TagGroups(TAGS, lookup="tag_name"),
+)
+ORDERS = (Order("publishedAt", "published_at"), Order("node.position", "node.position"))
+TYPE_FLAGS = ("reachable", "publishable", "node.nodeType.reachable", "node.nodeType.publishable")
+LOCALE = Variable("_locale", "_locale", {"type": "string"}, "locale of an available translation")
+
+
+def variables() -> list[Variable]:
+    """Every query variable of a node-source collection (hydra:search, OpenAPI, known names)."""
+    found = [LOCALE]
+    for filter_ in FILTERS:
+        found += filter_.variables()
+    found += [
+        Variable(
+            f,
+            f,
+            {"type": "string", "enum": ["1", "true", "on", "yes", "0", "false", "off", "no"]},
+            f"{f} node types only",
+        )
+        for f in TYPE_FLAGS
+    ]
+    found += [o.variable() for o in ORDERS]
+    return found
+
+
+VARIABLES = variables()
+ACCEPTED = frozenset(v.name for v in VARIABLES)
+
+
+@dataclass(frozen=True)
+class Route:
+    """`/api/<plural>` of one reachable type, or `/api/nodes_sources` (node_type None)."""
+
+    path: str
+    node_type: NodeType | None
+
+
+def route(context: RequestContext, plural: str) -> Route:
+    if plural == NODES_SOURCES:
+        return Route(f"/api/{NODES_SOURCES}", None)
+    for node_type in context.site.reachable_types():
+        if node_type.plural == plural:
+            return Route(f"/api/{plural}", node_type)
+    raise NotFound(f'No resource "/api/{plural}"')
+
+
+def locales(context: RequestContext, params: Params) -> list[str]:
+    """Translations the request may see; `_locale` narrows to one (Roadiz's LocaleFilter)."""
+    preview = context.visibility.preview
+    seen = [t.locale for t in context.site.translations.values() if preview or t.available]
+    wanted = params.get("_locale")
+    if wanted is None:
+        return seen
+    if wanted not in seen:
+        raise BadRequest(
+            f'Locale filter value "{wanted[:40]}" not supported. '
+            f"Supported values are {', '.join(seen)}"
+        )
+    return [wanted]
+
+
+def _types(context: RequestContext, params: Params, route_: Route) -> list[str] | None:
+    """Type names allowed by the route and the reachable/publishable flags (None: any)."""
+    allowed = None if route_.node_type is None else {route_.node_type.name}
+    for flag in TYPE_FLAGS:
+        value = params.get(flag)
+        if value is None:
+            continue
+        wanted = boolean(flag, value, loose=True)
+        attribute = flag.rsplit(".", 1)[-1]
+        matching = {
+            t.name for t in context.site.node_types.values() if getattr(t, attribute) == wanted
+        }
+        allowed = matching if allowed is None else allowed & matching
+    return None if allowed is None else sorted(allowed)
+
+
+def _lookups(context: RequestContext) -> dict[str, Any]:
+    by_id = {t.id: t.locale for t in context.site.translations.values()}
+
+    def translation(name: str, value: int) -> str:
+        return by_id.get(value, "")  # an unknown id matches nothing, as in Roadiz
+
+    return {"translation": translation, "tag_name": lambda name, value: value}
+
+
+def build_query(context: RequestContext, params: Params, route_: Route) -> dict[str, Any]:
+    """The MongoDB filter of a request (publication is added by the store)."""
+    builder = QueryBuilder()
+    seen = locales(context, params)
+    builder.add("locale", seen[0] if len(seen) == 1 else {"$in": seen})
+    types = _types(context, params, route_)
+    if types is not None:
+        builder.add("type", types[0] if len(types) == 1 else {"$in": types})
+    env = Env(now=context.visibility.now, lookups=_lookups(context))
+    for filter_ in FILTERS:
+        filter_.apply(params, builder, env)
+    realms = context.site.realms.values()
+    denied = denied_realm_ids(context, check_passwords=True)  # any node of the type may be listed
+    if denied:
+        builder.add("node.realm_ids", {"$nin": denied})
+    hidden = [
+        r["_id"] for r in realms if r["behaviour"] == "hide_blocks" and not granted(r, context)
+    ]
+    if hidden and (route_.node_type is None or not route_.node_type.reachable):
+        builder.add_clause({"$or": [{"reachable": True}, {"node.realm_ids": {"$nin": hidden}}]})
+    return builder.query
+
+
+def collection(context: RequestContext, plural: str, path: str, args: MultiDict) -> dict[str, Any]:
+    """The hydra:Collection body of a node-source collection request: a page by number, or by
+    keyset cursor (`cursor`, app/keyset.py: no total, only `hydra:next`; a deep page costs what
+    the first costs)."""
+    route_ = route(context, plural)
+    params = Params(args)
+    params.check_known(ACCEPTED | {CURSOR}, route_.path)
+    query = build_query(context, params, route_)
+    sort = sort_of(params, list(ORDERS))
+    index = ORDER_INDEXES["type" in query][sort[0][0] if sort else None]
+    keys = len(sort)
+    sort = [*sort, ("_id", sort[-1][1])] if sort else [("_id", 1)]
+    token = params.get(CURSOR)
+    if token is not None and params.has("page"):
+        raise BadRequest(keyset.COMBINED_MESSAGE)
+    if token is not None and keys > 1:
+        raise BadRequest(f'"{CURSOR}" follows one order key: give at most one order[...]')
+    page: Page = pagination(params, default=ITEMS_PER_PAGE, maximum=MAX_ITEMS_PER_PAGE)
+    fields = requested(params)
+    generation = context.site.generation
+    next_token = None
+    if token is not None:
+        after = keyset.decode(token, sort[0][0])
+        found, total = generation.sources_page(
+            query, context.visibility, sort=sort, skip=0, limit=page.size + 1, index=index,
+            after=after, keyset=True,
+        )  # fmt: skip
+        if len(found) > page.size:
+            found = found[: page.size]
+            next_token = keyset.encode(sort[0][0], found[-1])
+        view = hydra.cursor_view(route_.path, args, token, next_token)
+    else:
+        found, total = generation.sources_page(
+            query, context.visibility, sort=sort, skip=page.skip, limit=page.size, index=index
+        )
+        view = hydra.view(route_.path, args, page, total or 0)
+    members = [dump_member(context, source) for source in found]
+    if fields is not None:
+        members = [sparse(m, fields) for m in members]
+    name = route_.node_type.name if route_.node_type else "NodesSources"
+    return hydra.collection(
+        f"/api/contexts/{name}", route_.path, members, total, view,
+        hydra.search(route_.path, VARIABLES),
+    )  # fmt: skip
+
+
+def dump_member(context: RequestContext, source: dict[str, Any]) -> dict[str, Any]:
+    """A source as collections list it: its own type's groups, whatever the route."""
+    node_type = context.site.node_types[source["type"]]
+    return ItemDumper(context, frozenset(node_type.operation_groups()))(source)
