@@ -33,8 +33,8 @@ run: $(STAMP) ## Serve the demo site on http://$(HOST):$(PORT) (embedded store; 
 	CMS_WEB_RESPONSE_TRANSFORMER="$${CMS_WEB_RESPONSE_TRANSFORMER-$(DEMO_TRANSFORMER)}" \
 	  $(VENV)/bin/flask --app app:create_app run --host $(HOST) --port $(PORT)
 
-serve: $(STAMP) ## Serve with gunicorn (production server), WORKERS workers
-	$(VENV)/bin/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) 'app:create_app()'
+serve: $(STAMP) ## Serve with gunicorn (gunicorn.conf.py: threaded workers), WORKERS workers
+	$(VENV)/bin/gunicorn --config gunicorn.conf.py --workers $(WORKERS) --bind $(HOST):$(PORT) 'app:create_app()'
 
 test: test-mongomock test-ferretdb ## Run the suite on mongomock, then on FerretDB (real server)
 

@@ -1,4 +1,9 @@
-"""gunicorn settings, read from the repository root by `gunicorn` (make serve, make load).
+"""gunicorn settings, read by `make serve` (--config) and by the benchmark and load test
+(bench/servers.py).
+
+Threaded workers (gthread): a slow client (a slowloris sending its request byte by byte) holds
+one thread, not a whole worker, until `timeout`. Production still belongs behind a buffering
+reverse proxy or CDN (docs/security.md).
 
 Metrics in multiprocess mode (docs/operations.md): with PROMETHEUS_MULTIPROC_DIR set, every worker
 writes its metric values to files there and /metrics adds them up; the directory is emptied when
@@ -7,6 +12,18 @@ gunicorn starts and a dead worker's live gauges are dropped.
 
 import glob
 import os
+
+worker_class = "gthread"
+workers = int(os.environ.get("WORKERS") or os.cpu_count() or 2)
+threads = int(os.environ.get("THREADS") or 8)
+timeout = 30
+keepalive = 5
+# Longer than the app's own limit (app/api/hygiene.py MAX_URL_LENGTH, 4096 characters) plus the
+# method and version, so that the app answers its problem+json 414 for URLs up to 8,000 bytes.
+limit_request_line = 8190
+# The access log (off unless --access-logfile is given) shows the path without its query:
+# a `password=` parameter is never written to it.
+access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(L)s'
 
 
 def on_starting(server):

@@ -51,12 +51,23 @@ def withheld(source: dict[str, Any], context: RequestContext) -> bool:
     return not source["reachable"] and _not_granted(source, context, "hide_blocks")
 
 
-def denied_realm_ids(context: RequestContext) -> list[int]:
-    """`deny` realms this request is not granted (queries exclude what they cover)."""
+def denied_realm_ids(context: RequestContext, *, check_passwords: bool = False) -> list[int]:
+    """`deny` realms this request is not granted (queries exclude what they cover).
+
+    A password is checked only against realms covering the response (its item, or a source
+    listed in it): a page's walkers and feeds count a password realm as granted only when that
+    check was already made for this request, so a `password=` on a page no password realm
+    covers costs no bcrypt run and leaves the response public. A collection, which may list any
+    node of its type, checks them (`check_passwords`)."""
     return [
         r["_id"]
         for r in context.site.realms.values()
-        if r["behaviour"] == "deny" and not granted(r, context)
+        if r["behaviour"] == "deny"
+        and not (
+            context.grants.get(r["_id"], False)
+            if r["type"] == "plain_password" and not check_passwords
+            else granted(r, context)
+        )
     ]
 
 

@@ -18,6 +18,9 @@ ALGORITHM = "HS256"
 PREVIEW_ROLE = "ROLE_BACKEND_USER"
 PREVIEW_ON = frozenset({"1", "true", "on", "yes", "y"})
 PREVIEW_OFF = frozenset({"", "0", "false", "off", "no", "n"})
+# The longest lifetime (seconds) a token may claim: exp - iat, or exp - now without iat.
+DEFAULT_MAX_LIFETIME = 24 * 3600
+TIME_CLAIMS = ("exp", "iat", "nbf")
 
 
 @dataclass(frozen=True)
@@ -26,14 +29,25 @@ class Credentials:
     claims: dict[str, Any] | None
 
 
-def decode_token(token: str, secret: str | None) -> dict[str, Any] | None:
-    """Claims of a valid HS256 token (exp required, nbf honoured), else None."""
+def decode_token(
+    token: str, secret: str | None, max_lifetime: float = DEFAULT_MAX_LIFETIME
+) -> dict[str, Any] | None:
+    """Claims of a valid HS256 token, else None: `exp` required, `exp`, `iat` and `nbf` numbers
+    (not strings or booleans), nbf honoured, and a lifetime of at most `max_lifetime` seconds."""
     if not secret:
         return None
     try:
-        return jwt.decode(token, secret, algorithms=[ALGORITHM], options={"require": ["exp"]})
+        claims = jwt.decode(token, secret, algorithms=[ALGORITHM], options={"require": ["exp"]})
     except jwt.PyJWTError:
         return None
+    for name in TIME_CLAIMS:
+        value = claims.get(name)
+        if name in claims and (isinstance(value, bool) or not isinstance(value, int | float)):
+            return None
+    start = claims["iat"] if "iat" in claims else datetime.now(UTC).timestamp()
+    if claims["exp"] - start > max_lifetime:
+        return None
+    return claims
 
 
 def roles_of(claims: dict[str, Any]) -> list[str]:
@@ -50,7 +64,9 @@ def mint_token(secret: str, sub: str, roles: list[str], ttl: timedelta) -> str:
     return jwt.encode(claims, secret, algorithm=ALGORITHM)
 
 
-def request_credentials(request: Request, secret: str | None) -> Credentials:
+def request_credentials(
+    request: Request, secret: str | None, max_lifetime: float = DEFAULT_MAX_LIFETIME
+) -> Credentials:
     header = request.headers.get("Authorization", "")
     scheme, _, value = header.partition(" ")
     password = request.args.get("password")
@@ -58,7 +74,7 @@ def request_credentials(request: Request, secret: str | None) -> Credentials:
     if scheme.lower() == "passwordquery" and value:
         password = value
     elif scheme.lower() == "bearer" and value:
-        claims = decode_token(value.strip(), secret)
+        claims = decode_token(value.strip(), secret, max_lifetime)
     return Credentials(password=password, claims=claims)
 
 

@@ -25,9 +25,13 @@ DEFAULTS: dict[str, object] = {
     # Production mode (CMS_PRODUCTION=true) refuses to start without a strong JWT_SECRET.
     "PRODUCTION": False,
     "JWT_SECRET": None,
+    # Longest lifetime (seconds) of a bearer token: exp - iat (exp - now without iat).
+    "JWT_MAX_LIFETIME": 86400,
     # In-process cache of serialised public responses, per site generation (docs/performance.md).
     "RESPONSE_CACHE": True,
     "RESPONSE_CACHE_SIZE": 4096,
+    # ... and bytes of it (keys, payloads and headers), per worker.
+    "RESPONSE_CACHE_BYTES": 64 * 2**20,
     # Origins allowed to read the API from a browser: "*" (public content) or a list of origins.
     "CORS_ORIGINS": "*",
     # s-maxage (seconds) when a node has no ttl.

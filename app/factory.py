@@ -10,7 +10,7 @@ from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from app import db
-from app.api import cors, hygiene, negotiation, observe, problems
+from app.api import access_log, cors, hygiene, negotiation, observe, problems
 from app.api.response_cache import ResponseCache
 from app.auth import check_secret, token_command
 from app.config import DEFAULTS, plain_environment
@@ -38,6 +38,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(config)
 
     check_secret(app.config)
+    access_log.install()  # the dev server's request log never shows `password=` values
     db.init_app(app)
     app.cli.add_command(token_command)
     app.extensions["cms.site"] = SiteCache(
@@ -45,7 +46,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.extensions["cms.schemas"] = SchemaRegistry()
     app.extensions["cms.response_cache"] = ResponseCache(
-        int(app.config["RESPONSE_CACHE_SIZE"]), enabled=bool(app.config["RESPONSE_CACHE"])
+        int(app.config["RESPONSE_CACHE_SIZE"]),
+        enabled=bool(app.config["RESPONSE_CACHE"]),
+        max_bytes=int(app.config["RESPONSE_CACHE_BYTES"]),
     )
     app.extensions["cms.walker_definitions"] = walker_definitions(app)
     app.extensions["cms.transformer"] = web_response_transformer(app)

@@ -57,6 +57,9 @@ RESPONSES: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]] = {
     "/api/{plural}/archives": ("Years and months of publication", "ArchiveCollection", JSON_LD,
                                API_ERRORS),
     "/api/documents": ("A page of public documents", "DocumentCollection", JSON_LD, API_ERRORS),
+    "/api/search": ("Search results, best first", "SearchResults", JSON_LD, API_ERRORS),
+    "/api/nodes_sources/search": ("Search results, best first", "SearchResults", JSON_LD,
+                                  API_ERRORS),
     "/api/realms/{realm_id}": ("A realm", "RealmResource", JSON_LD, API_ERRORS),
 }  # fmt: skip
 

@@ -17,15 +17,15 @@ class InvalidPath(ValueError):
 
 
 def normalise_path(raw: str | None) -> str:
-    """The canonical form of a requested path (behaviour.md, path resolution 1-2)."""
+    """The canonical form of a requested path (behaviour.md, path resolution 1-2).
+
+    `raw` is the `path` parameter percent-decoded once already (by werkzeug; app.api.hygiene
+    refuses invalid UTF-8): it is not decoded again, so `%252F` is the text `%2F`, not a slash."""
     if raw is None or raw == "":
         raise InvalidPath("path query parameter is mandatory")
     if len(raw) > MAX_PATH_LENGTH:
         raise InvalidPath(f"path is longer than {MAX_PATH_LENGTH} characters")
-    try:
-        path = unquote(raw, errors="strict")
-    except UnicodeDecodeError as error:
-        raise InvalidPath("path is not valid percent-encoded UTF-8") from error
+    path = raw
     if _CONTROL.search(path):
         raise InvalidPath("path contains control characters")
     if not path.startswith("/"):
@@ -34,3 +34,13 @@ def normalise_path(raw: str | None) -> str:
     if len(path) > 1:
         path = path.rstrip("/") or "/"
     return path
+
+
+def normalise_url_path(text: str) -> str:
+    """The canonical form of a path written as in a URL (a redirection's query or target in the
+    site fixture): percent-decoded once, as a request's `path` is, then normalised."""
+    try:
+        decoded = unquote(text, errors="strict")
+    except UnicodeDecodeError as error:
+        raise InvalidPath("path is not valid percent-encoded UTF-8") from error
+    return normalise_path(decoded)

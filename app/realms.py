@@ -3,6 +3,7 @@ item (401, hidden blocks). What realms withhold from lists is decided in app.aud
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,8 +11,12 @@ import bcrypt
 
 from app.auth import roles_of
 from app.errors import Unauthorized
+from app.fixture.rules import bcrypt_problem
+from app.header_values import quoted_string
 from app.naming import realm_iri
 from app.request_context import RequestContext
+
+log = logging.getLogger(__name__)
 
 DENIED = "WebResponse was denied by Realm authorization, check Www-Authenticate header"
 SCHEMES = {"plain_password": "PasswordQuery", "bearer_role": "Bearer", "bearer_user": "Bearer"}
@@ -43,10 +48,19 @@ def _grants(realm: dict[str, Any], context: RequestContext) -> bool:
     kind = realm["type"]
     if kind == "plain_password":
         password = (context.password or "").encode()
-        if not password or not realm.get("password_hash") or len(password) > MAX_PASSWORD_BYTES:
+        stored = realm.get("password_hash")
+        if not password or not stored or len(password) > MAX_PASSWORD_BYTES:
             return False
         context.used_credentials = True
-        return bcrypt.checkpw(password, realm["password_hash"].encode())
+        # The loader refuses such hashes; a database written otherwise still gets no 500 and no
+        # bcrypt run of unbounded cost.
+        if problem := bcrypt_problem(stored):
+            log.warning("realm %s: %s; its password never matches", realm["_id"], problem)
+            return False
+        try:
+            return bcrypt.checkpw(password, stored.encode())
+        except ValueError:  # unreadable after all: never a 500
+            return False
     claims = context.claims
     if claims is None:
         return False
@@ -71,6 +85,7 @@ def decide(source: dict[str, Any], context: RequestContext) -> RealmDecision:
             continue
         if realm["behaviour"] == "deny":
             scheme = SCHEMES[realm["type"]]
-            raise Unauthorized(DENIED, {"WWW-Authenticate": f'{scheme} realm="{realm["name"]}"'})
+            challenge = f'{scheme} realm="{quoted_string(realm["name"])}"'
+            raise Unauthorized(DENIED, {"WWW-Authenticate": challenge})
         hiding = True
     return RealmDecision([realm_view(r) for r in realms], hiding)

@@ -7,7 +7,7 @@ from typing import Any
 
 from app.audience import addressable_source, translation_visible
 from app.errors import NotFound
-from app.paths import normalise_path
+from app.paths import normalise_url_path
 from app.publication import Visibility
 from app.site import SiteModel
 
@@ -66,6 +66,6 @@ def resolve_path(path: str, site: SiteModel, visibility: Visibility) -> Resoluti
                     "type": entry["redirect_type"],
                 }
             )
-        current, redirected = normalise_path(uri), True
+        current, redirected = normalise_url_path(uri), True
         if current in seen or len(seen) > MAX_REDIRECT_HOPS:
             raise NotFound(NOT_RESOLVED)

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from werkzeug.datastructures import MultiDict
 
-from app.audience import addressable_source, may_see, shown_alternates
+from app.audience import (
+    addressable_source,
+    may_see,
+    shown_alternates,
+    withheld,
+)
 from app.errors import NotFound
 from app.listing import sources as sources_listing
 from app.locale import resolve_translation
@@ -64,7 +69,8 @@ def node_item(context: RequestContext, node_id: int, locale: str | None) -> Repl
     generation = context.site.generation
     node = generation.node(node_id)
     sources = generation.sources_by_ids(list(node["sources"].values())) if node else []
-    if not any(may_see(s, context) for s in sources):
+    # withheld: a block hidden by a hide_blocks realm is not shown by its node either
+    if not any(may_see(s, context) and not withheld(s, context) for s in sources):
         raise NotFound(f"No node {node_id}")
     decide(sources[0], context)  # a deny realm covers the node, hence all its sources
     locale = _locale(context, locale)

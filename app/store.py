@@ -34,6 +34,18 @@ KINDS = (
 # Secondary indexes per kind (the `_id` index always exists): (name, keys, options).
 INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
     "sources": [
+        # search (app/search.py): the words of a source (multikey), then its translation; first
+        # in this list as only search queries bound `words`
+        (
+            "search",
+            [
+                ("words", ASCENDING),
+                ("locale", ASCENDING),
+                ("node.status", ASCENDING),
+                ("published_at", ASCENDING),
+            ],
+            {},
+        ),  # fmt: skip
         # walkers (children of several nodes at once) and breadcrumbs (ancestors)
         ("node_locale", [("node_id", ASCENDING), ("locale", ASCENDING)], {"unique": True}),
         # article feeds and collections by date: same translation, type and status, newest first
@@ -119,7 +131,7 @@ WHOLE_READ_KINDS = ("translations", "settings", "node_types", "realms", "tags")
 # Projections of listed sources (walker children, breadcrumbs, feed entries): only the item of a
 # response shows its alternates (Link header) and ancestors (breadcrumbs); url aliases are served
 # by `paths`. Sources that will not be expanded leave out their child ids too.
-LISTED = {"alternates": 0, "url_aliases": 0, "node.ancestors": 0}
+LISTED = {"alternates": 0, "url_aliases": 0, "node.ancestors": 0, "words": 0}
 WITHOUT_CHILDREN = {**LISTED, "node.children": 0}
 
 
@@ -297,6 +309,18 @@ class Generation:
         cursor = self._collection("sources").find(query, {"_id": 0, "published_at": 1})
         sort = [("published_at", DESCENDING), ("_id", DESCENDING)]
         return [d["published_at"] for d in cursor.sort(sort).hint(index) if d.get("published_at")]
+
+    def search_matches(
+        self, words: list[str], query: dict[str, Any], visibility: Visibility
+    ) -> list[dict[str, Any]]:
+        """Listed sources (visible, published) having any of `words` and matching `query`
+        (translation, types, realms, tags), along the `search` index: the candidates a search
+        ranks. Only what ranking, highlighting and members need is read."""
+        full = _with({"words": {"$in": words}, **query}, source_filter(visibility, listed=True))
+        full = _with(full, {"published_at": {"$lte": visibility.now}})  # out, even in preview
+        # a fresh dict: mongomock adds keys to the projections it is given
+        ranked = {"alternates": 0, "url_aliases": 0, "node.ancestors": 0}  # words kept: ranking
+        return list(self._collection("sources").find(full, ranked).hint("search"))
 
     def sources_by_ids(self, source_ids: list[int]) -> list[dict[str, Any]]:
         """Sources by id, whatever their publication (callers apply app.realms.may_see)."""

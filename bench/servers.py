@@ -60,10 +60,12 @@ def wait_ready(base: str, process: subprocess.Popen, timeout: float = 60.0) -> N
 
 @contextlib.contextmanager
 def gunicorn(uri: str, db: str, env: dict[str, str], log: Path) -> Iterator[tuple[str, int]]:
-    """gunicorn with one worker per core on a free loopback port; yields (base url, master pid)."""
+    """gunicorn (gunicorn.conf.py: threaded workers) with one worker per core on a free loopback
+    port; yields (base url, master pid)."""
     port = free_port()
     workers = str(os.cpu_count() or 1)
-    command = [str(Path(sys.executable).parent / "gunicorn"), "-w", workers]
+    command = [str(Path(sys.executable).parent / "gunicorn"), "-c", str(REPO / "gunicorn.conf.py")]
+    command += ["-w", workers]
     command += ["-b", f"127.0.0.1:{port}", "--timeout", "120", "bench.app:create_app()"]
     environment = {
         **os.environ,

@@ -78,7 +78,11 @@ def serving_index(query: Query, indexes: dict[str, list[tuple[str, int]]]) -> st
     """The name of an index that bounds the query and yields its order, or None."""
     if shape(query.filter).get("_id") in (EQUALITY, IN):
         return "_id_"
+    # the index deciding the most filter fields, as the planner's trial run would find; ties: the
+    # first declared
+    best, most = None, 0
     for name, keys in indexes.items():
-        if bounded_fields(query, keys):
-            return name
-    return None
+        fields = bounded_fields(query, keys)
+        if fields and len(fields) > most:
+            best, most = name, len(fields)
+    return best

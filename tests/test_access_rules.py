@@ -90,11 +90,13 @@ def test_a_node_with_only_previewable_sources_is_not_found(client):
     ("roles", "status"), [("XROLE_BACKEND_USERX", 403), (5, 403), (["ROLE_BACKEND_USER"], 200)]
 )
 def test_roles_claim_must_be_a_list(client, roles, status):
+    import time
+
     import jwt
 
     from app.auth import ALGORITHM
 
-    claims = {"sub": "x", "roles": roles, "exp": 4102444800}
+    claims = {"sub": "x", "roles": roles, "exp": int(time.time()) + 3600}  # within the max lifetime
     token = jwt.encode(claims, JWT_SECRET, algorithm=ALGORITHM)
     response = client.get(f"{WR}?path=/&_preview=1", headers={"Authorization": f"Bearer {token}"})
     assert response.status_code == status

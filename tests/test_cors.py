@@ -21,7 +21,7 @@ def test_preflight_allows_the_headers_clients_send(client):
         headers={**ORIGIN, "Access-Control-Request-Method": "GET",
                  "Access-Control-Request-Headers": "authorization, accept-language"},
     )  # fmt: skip
-    assert response.status_code == 200
+    assert response.status_code == 204
     assert response.headers["Access-Control-Allow-Methods"] == "GET, HEAD, OPTIONS"
     allowed = response.headers["Access-Control-Allow-Headers"]
     assert "Authorization" in allowed and "Accept-Language" in allowed

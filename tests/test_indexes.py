@@ -41,6 +41,8 @@ COLLECTION_QUERIES = [
 ]
 
 LISTINGS = [
+    "/api/search?search=jazz",
+    "/api/nodes_sources/search?search=march%C3%A9&_locale=fr&tag_name=Culture&node_type=Article",
     "/api/articles/archives",
     "/api/articles/archives?_locale=fr&node.nodesTags.tag.tagName=jazz",
     "/api/nodes_sources/archives?publishable=true",
@@ -62,6 +64,11 @@ class RecordedCursor:
 
     def skip(self, count):
         self._cursor = self._cursor.skip(count)
+        return self
+
+    def hint(self, index):
+        self._query.hint = index
+        self._cursor = self._cursor.hint(index)
         return self
 
     def limit(self, count):

@@ -52,6 +52,8 @@ OPERATIONS = [
     "/api/translations/{translation_id}",
     "/api/tags",
     "/api/documents",
+    "/api/search",
+    "/api/nodes_sources/search",
 ]
 
 

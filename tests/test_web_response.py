@@ -207,7 +207,6 @@ def test_breadcrumbs_skip_an_invisible_ancestor(client):
         ("/about/", "About us", "en"),
         ("about", "About us", "en"),
         ("/blog/first-article.html", "Our first article", "en"),
-        ("%2Fabout", "About us", "en"),
     ],
 )
 def test_paths_resolve_to_their_translation(client, path, title, locale):

@@ -14,6 +14,7 @@ from app.api.encoding import LD_JSON, dumps
 from app.api.hygiene import request_context
 from app.api.redact import canonical_pairs
 from app.api.response_cache import CachedResponse
+from app.header_values import token, uri_reference
 from app.reply import Reply
 from app.request_context import RequestContext
 
@@ -40,7 +41,8 @@ def cache_tags_header(tags: list[str]) -> str:
 def alternate_links(alternates: list[dict[str, Any]]) -> str | None:
     """`Link` header: the item's other shown translations (hreflang)."""
     links = [
-        f'<{other["url"]}>; rel="alternate"; hreflang="{other["locale"]}"' for other in alternates
+        f'<{uri_reference(other["url"])}>; rel="alternate"; hreflang="{token(other["locale"])}"'
+        for other in alternates
     ]
     return ", ".join(links) or None
 
@@ -104,11 +106,11 @@ def send(reply: Reply, context: RequestContext, *, cache_key: tuple | None = Non
     fixed = {
         "ETag": f'"{hashlib.sha256(payload).hexdigest()[:32]}"',
         "Vary": VARY,
-        "Content-Language": reply.locale,
+        "Content-Language": token(reply.locale),
         "Cache-Tags": cache_tags_header(reply.cache_tags()),
     }
     if reply.content_location:
-        fixed["Content-Location"] = reply.content_location
+        fixed["Content-Location"] = uri_reference(reply.content_location)
     if (links := alternate_links(reply.alternates)) is not None:
         fixed["Link"] = links
     if context.visibility.preview:

@@ -25,6 +25,10 @@ def init_app(app: Flask) -> None:
     def _cors(response: Response) -> Response:
         origin = request.headers.get("Origin")
         value = allowed_origin(origin) if origin else None
+        if current_app.config["CORS_ORIGINS"] not in ("*", ["*"]):
+            # With an allow-list every answer depends on Origin (echoed, or left out): a shared
+            # cache must not give one origin's answer to another.
+            response.vary.add("Origin")
         if value is None:
             return response
         response.headers["Access-Control-Allow-Origin"] = value

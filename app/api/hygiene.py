@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import uuid
 from datetime import UTC, datetime
+from urllib.parse import unquote_to_bytes
 
 from flask import Flask, Response, current_app, g, request
 
@@ -39,6 +40,7 @@ def _check_request() -> None:
     """Refuse malformed requests before any work: one rule each, exact messages."""
     if len(request.full_path) > MAX_URL_LENGTH:
         raise UriTooLong(f"The request URL is longer than {MAX_URL_LENGTH} characters.")
+    _check_encoding()
     for name in request.args:
         if (name in SINGLE_PARAMETERS or name.startswith("order[")) and len(
             request.args.getlist(name)
@@ -56,12 +58,41 @@ def _check_request() -> None:
             )
 
 
+def _options() -> Response:
+    """OPTIONS of any route: 204 with Allow (app.cors adds the preflight headers), no body."""
+    response = current_app.make_default_options_response()
+    response.status_code = 204
+    response.headers.pop("Content-Type", None)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _check_encoding() -> None:
+    """A parameter the service reads must be percent-encoded UTF-8 (werkzeug would pass invalid
+    bytes on re-encoded as `%FF`, indistinguishable from the text `%FF`)."""
+    for pair in request.query_string.split(b"&"):
+        raw_name, _, raw_value = pair.partition(b"=")
+        try:
+            name = unquote_to_bytes(raw_name.replace(b"+", b" ")).decode()
+        except UnicodeDecodeError:
+            continue  # not a name the service reads
+        if name not in SINGLE_PARAMETERS:
+            continue
+        try:
+            unquote_to_bytes(raw_value.replace(b"+", b" ")).decode()
+        except UnicodeDecodeError:
+            raise BadRequest(f"{name} is not valid percent-encoded UTF-8") from None
+
+
 def init_app(app: Flask) -> None:
     @app.before_request
-    def _before() -> None:
+    def _before() -> Response | None:
         given = request.headers.get("X-Request-Id", "")
         g.request_id = given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
         _check_request()
+        if request.method == "OPTIONS" and request.routing_exception is None:
+            return _options()
+        return None
 
     @app.after_request
     def _after(response: Response) -> Response:
@@ -71,7 +102,10 @@ def init_app(app: Flask) -> None:
 
 def request_context() -> RequestContext:
     site = current_site()
-    credentials = request_credentials(request, current_app.config.get("JWT_SECRET"))
+    config = current_app.config
+    credentials = request_credentials(
+        request, config.get("JWT_SECRET"), float(config["JWT_MAX_LIFETIME"])
+    )
     preview = wants_preview(request)
     if preview:
         check_preview(credentials)

@@ -7,6 +7,7 @@ from typing import Any
 from flask import Response, request
 from flask_smorest import Blueprint
 
+from app import search
 from app.api.arguments import Query, QueryParser
 from app.api.caching import respond
 from app.api.resources import ID, request_args
@@ -54,3 +55,39 @@ def tag_collection(query: dict[str, Any]) -> Response:
 def document_collection(query: dict[str, Any]) -> Response:
     path, args = request.path, request_args()
     return respond(lambda c: listing.documents(c, path, args))
+
+
+SEARCH_PARAMETERS = [
+    {"name": "search", "in": "query", "required": True, "schema": {"type": "string"},
+     "description": "Words to find (titles, text fields, tag names)"},
+    {"name": "_locale", "in": "query", "required": False, "schema": {"type": "string"},
+     "description": "Translation (default: the default translation)"},
+    {"name": "page", "in": "query", "required": False,
+     "schema": {"type": "integer", "minimum": 1, "maximum": 1_000_000}, "description": "Page"},
+    {"name": "itemsPerPage", "in": "query", "required": False,
+     "schema": {"type": "integer", "minimum": 0, "maximum": search.MAX_ITEMS_PER_PAGE},
+     "description": "Hits per page (default 20; also itemPerPage, item_per_page)"},
+    {"name": "node_type[]", "in": "query", "required": False,
+     "schema": {"type": "array", "items": {"type": "string"}}, "description": "Node type names"},
+    {"name": "tag_name[]", "in": "query", "required": False,
+     "schema": {"type": "array", "items": {"type": "string"}},
+     "description": "Translated names of visible tags"},
+]  # fmt: skip
+
+
+@blp.route("/search")
+@blp.arguments(Query, location="query")
+@blp.doc(summary="Full-text search of published pages (Roadiz 2.7.31)", operationId="search",
+         parameters=SEARCH_PARAMETERS)  # fmt: skip
+def search_get(query: dict[str, Any]) -> Response:
+    path, args = request.path, request_args()
+    return respond(lambda c: search.search(c, path, args))
+
+
+@blp.route("/nodes_sources/search")
+@blp.arguments(Query, location="query")
+@blp.doc(summary="Full-text search (the route of Roadiz 2.1-2.7.30)",
+         operationId="nodes_sources_search", parameters=SEARCH_PARAMETERS)  # fmt: skip
+def nodes_sources_search(query: dict[str, Any]) -> Response:
+    path, args = request.path, request_args()
+    return respond(lambda c: search.search(c, path, args))

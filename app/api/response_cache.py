@@ -17,6 +17,10 @@ from flask import Request
 PRIVATE_PARAMETERS = ("_preview", "password")
 
 
+# Bytes counted for an entry besides its key, payload and headers (the objects holding them).
+ENTRY_OVERHEAD = 512
+
+
 @dataclass(frozen=True)
 class CachedResponse:
     payload: bytes
@@ -24,13 +28,27 @@ class CachedResponse:
     s_maxage: int
 
 
-class ResponseCache:
-    """A bounded LRU of CachedResponse by key; thread-safe."""
+def entry_size(key: tuple, value: CachedResponse) -> int:
+    """What an entry costs the cache: its key, payload and headers, plus ENTRY_OVERHEAD."""
+    key_bytes = sum(len(part) if isinstance(part, str | bytes) else 8 for part in key)
+    header_bytes = sum(len(name) + len(text) for name, text in value.headers.items())
+    return key_bytes + len(value.payload) + header_bytes + ENTRY_OVERHEAD
 
-    def __init__(self, max_entries: int, enabled: bool = True):
-        self.enabled = enabled and max_entries > 0
+
+class ResponseCache:
+    """An LRU of CachedResponse by key, bounded by entries and by bytes; thread-safe.
+
+    The byte bound counts keys too: requests with long junk query strings cannot grow a worker
+    beyond it. An entry larger than the whole bound is not stored."""
+
+    def __init__(self, max_entries: int, enabled: bool = True, max_bytes: int = 64 * 2**20):
+        self.enabled = enabled and max_entries > 0 and max_bytes > 0
         self.max_entries = max_entries
-        self._entries: OrderedDict[tuple, tuple[datetime | None, CachedResponse]] = OrderedDict()
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._entries: OrderedDict[tuple, tuple[datetime | None, CachedResponse, int]] = (
+            OrderedDict()
+        )
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
@@ -53,7 +71,7 @@ class ResponseCache:
         with self._lock:
             found = self._entries.get(key)
             if found is None or (found[0] is not None and found[0] <= now):
-                self._entries.pop(key, None)
+                self._drop(key)
                 self.misses += 1
                 return None
             self._entries.move_to_end(key)
@@ -61,11 +79,21 @@ class ResponseCache:
             return found[1]
 
     def put(self, key: tuple, value: CachedResponse, expires: datetime | None) -> None:
+        size = entry_size(key, value)
         with self._lock:
-            self._entries[key] = (expires, value)
-            self._entries.move_to_end(key)
-            while len(self._entries) > self.max_entries:
-                self._entries.popitem(last=False)
+            self._drop(key)
+            if size > self.max_bytes:
+                return
+            self._entries[key] = (expires, value, size)
+            self.bytes += size
+            while len(self._entries) > self.max_entries or self.bytes > self.max_bytes:
+                _, (_, _, evicted) = self._entries.popitem(last=False)
+                self.bytes -= evicted
+
+    def _drop(self, key: tuple) -> None:
+        found = self._entries.pop(key, None)
+        if found is not None:
+            self.bytes -= found[2]
 
     def __len__(self) -> int:
         return len(self._entries)

@@ -40,7 +40,7 @@ def archives(context: RequestContext, plural: str, path: str, args: MultiDict) -
     params = Params(args)
     params.check_known(ACCEPTED, path)
     query = build_query(context, params, route_)
-    index = INDEX[route_.node_type is not None]["published_at"]
+    index = INDEX["type" in query]["published_at"]
     dates = context.site.generation.publication_dates(query, context.visibility, index=index)
     years: dict[int, dict[str, str]] = {}
     for moment in dates:

@@ -111,6 +111,43 @@ def schemas() -> dict[str, Any]:
             ["@id", "@type", "year", "months"],
         ),
         "ArchiveCollection": collection_of(ref("Archive")),
+        "SearchResultItem": _object(
+            {
+                "@id": STRING,
+                "@type": {"const": "SearchResultItem"},
+                "item": {"type": "object"},
+                "highlighting": {
+                    "anyOf": [
+                        {
+                            "type": "object",
+                            "additionalProperties": {"type": "array", "items": STRING},
+                        },
+                        {"type": "array", "maxItems": 0},
+                    ]
+                },
+            },
+            ["@id", "@type", "item", "highlighting"],
+        ),
+        "SearchResults": {
+            **collection_of(ref("SearchResultItem")),
+            "properties": {
+                **collection_of(ref("SearchResultItem"))["properties"],
+                "facets": {
+                    "type": "object",
+                    "additionalProperties": _object(
+                        {
+                            "buckets": {
+                                "type": "array",
+                                "items": _object(
+                                    {"val": STRING, "count": {"type": "integer"}}, ["val", "count"]
+                                ),
+                            }
+                        },
+                        ["buckets"],
+                    ),
+                },
+            },
+        },
     }
 
 

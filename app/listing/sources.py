@@ -12,6 +12,7 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
+from app.audience import denied_realm_ids
 from app.errors import BadRequest, NotFound
 from app.listing import hydra
 from app.listing.filters import (
@@ -171,7 +172,7 @@ def build_query(context: RequestContext, params: Params, route_: Route) -> dict[
     for filter_ in FILTERS:
         filter_.apply(params, builder, env)
     realms = context.site.realms.values()
-    denied = [r["_id"] for r in realms if r["behaviour"] == "deny" and not granted(r, context)]
+    denied = denied_realm_ids(context, check_passwords=True)  # any node of the type may be listed
     if denied:
         builder.add("node.realm_ids", {"$nin": denied})
     hidden = [
@@ -189,7 +190,7 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
     params.check_known(ACCEPTED, route_.path)
     query = build_query(context, params, route_)
     sort = sort_of(params, list(ORDERS))
-    index = INDEX[route_.node_type is not None][sort[0][0] if sort else None]
+    index = INDEX["type" in query][sort[0][0] if sort else None]
     sort = [*sort, ("_id", sort[-1][1])] if sort else [("_id", 1)]
     page: Page = pagination(params, default=ITEMS_PER_PAGE, maximum=MAX_ITEMS_PER_PAGE)
     fields = requested(params)
