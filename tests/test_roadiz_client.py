@@ -342,7 +342,6 @@ def test_get_archives_for_type_with_filters(results):
     }  # fmt: skip
 
 
-@pytest.mark.xfail(strict=True, reason="GET /api/nodes_sources/search is not served yet (404)")
 @pytest.mark.parametrize(
     ("locale", "title", "url", "highlighted"),
     [
