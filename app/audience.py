@@ -100,18 +100,29 @@ def visible_home(context: RequestContext, locale: str) -> dict[str, Any] | None:
 
 
 def shown_alternates(source: dict[str, Any], context: RequestContext) -> list[dict[str, Any]]:
-    """The source's other translations this request may see (Link alternates): published now,
-    in an available translation (everything in preview)."""
+    """The translations of the source's node this request may see, the source's own included, in
+    the site's translation order (Link alternates, as Roadiz sends them): published now, in an
+    available translation (everything in preview). Each carries its translation's `name`."""
     visibility = context.visibility
-    if visibility.preview:
-        return list(source.get("alternates", []))
-    return [
+    translations = context.site.translations
+    own = (
+        [{"locale": source["locale"], "url": source["url"], "published_at": None}]
+        if source.get("url")
+        else []
+    )
+    found = own + [
         other
         for other in source.get("alternates", [])
-        if context.site.translations[other["locale"]].available
-        and other["published_at"] is not None
-        and other["published_at"] <= visibility.now
+        if visibility.preview
+        or (
+            translations[other["locale"]].available
+            and other["published_at"] is not None
+            and other["published_at"] <= visibility.now
+        )
     ]
+    order = list(translations)
+    found.sort(key=lambda a: order.index(a["locale"]) if a["locale"] in order else len(order))
+    return [{**a, "name": translations[a["locale"]].name} for a in found]
 
 
 def present(source: dict[str, Any], context: RequestContext) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from app.summaries import document_summary
 ANALYTICS = (
     ("googleAnalytics", "universal_analytics_id"),
     ("googleTagManager", "google_tag_manager_id"),
+    ("matomoTagManager", "matomo_tag_manager"),
     ("matomoUrl", "matomo_url"),
     ("matomoSiteId", "matomo_site_id"),
 )
@@ -23,6 +24,7 @@ SOCIAL = (
     ("twitterUrl", "twitter_url"),
     ("youtubeUrl", "youtube_url"),
     ("linkedinUrl", "linkedin_url"),
+    ("tiktokUrl", "tiktok_url"),
 )
 SHARE_IMAGE_FIELDS = ("header_image", "image")
 
@@ -72,6 +74,7 @@ def build_head(
     head["siteName"] = site_name
     head["metaTitle"] = meta_title
     head["metaDescription"] = meta_description
+    head["noIndex"] = bool(item.get("no_index")) if item is not None else False
     head["policyUrl"] = policy_url(context, locale)
     head["mainColor"] = settings.get("main_color")
     head.update({key: settings.get(name) for key, name in SOCIAL})

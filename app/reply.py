@@ -3,13 +3,26 @@ The HTTP layer (app.api.caching.respond) turns it into a response the same way f
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-# Compact cache tags of the resources a body contains, by the kind of their IRI (s: a source).
-_IRI = re.compile(r"^/api/(?P<kind>[a-z_]+)/(?P<id>\d+)$")
-_TAG_PREFIX = {"nodes": "n", "documents": "d", "tags": "t", "realms": "r"}
+# Cache tags in Roadiz's compact form (CompactTagPurger): the IRI without `/api/`, then these
+# replacements in order, then `_blocks/` -> `_b/`. IRIs with a query, contexts and blank nodes
+# (`/.well-known/genid/...`) carry none.
+_COMPACT = (("documents/", "d/"), ("nodes/", "n/"), ("nodes_sources/", "ns/"), ("tags/", "t/"),
+            ("translations/", "tl/"), ("pages/", "p/"), ("custom_forms/", "cf/"),
+            ("folders/", "f/"))  # fmt: skip
+
+
+def compact_tag(iri: str) -> str | None:
+    """`/api/pages/7` -> `p/7`, `/api/content_blocks/9` -> `content_b/9`, `/api/pages` ->
+    `pages`."""
+    if not iri.startswith("/api/") or "?" in iri or iri.startswith("/api/contexts/"):
+        return None
+    tag = iri[len("/api/") :]
+    for long, short in _COMPACT:
+        tag = tag.replace(long, short)
+    return tag.replace("_blocks/", "_b/") or None
 
 
 @dataclass(frozen=True)
@@ -27,15 +40,15 @@ class Reply:
     content_location: str | None = None
 
     def cache_tags(self) -> list[str]:
-        """Tags of every node source (s), node (n), document (d), tag (t) and realm (r) IRI in
-        the body, in order of appearance (purging a tag purges every response showing it)."""
+        """Compact tags (compact_tag) of the collection path and every IRI in the body, in order of
+        appearance, de-duplicated: purging a tag purges every response showing that resource."""
         seen: dict[str, None] = {}
 
         def visit(value: Any) -> None:
             if isinstance(value, dict):
                 iri = value.get("@id")
-                if isinstance(iri, str) and (match := _IRI.match(iri)):
-                    seen.setdefault(_TAG_PREFIX.get(match["kind"], "s") + match["id"])
+                if isinstance(iri, str) and (tag := compact_tag(iri)):
+                    seen.setdefault(tag)
                 for child in value.values():
                     visit(child)
             elif isinstance(value, list):

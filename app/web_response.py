@@ -36,6 +36,8 @@ class WebResponse:
     blocks: list[Walker] = field(default_factory=list)
     realms: list[dict[str, Any]] = field(default_factory=list)
     hiding_blocks: bool = False
+    #: seconds a client may cache the page: the node's ttl in minutes x 60 (0 when ttl is 0)
+    max_age: int = 0
 
 
 class ItemDumper:
@@ -107,6 +109,7 @@ class WebResponseTransformer:
         output.blocks = [] if decision.hiding_blocks else blocks(source, context, dump)
         output.realms = decision.realms
         output.hiding_blocks = decision.hiding_blocks
+        output.max_age = int(source["node"]["ttl"] or 0) * 60
         return output
 
 

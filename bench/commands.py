@@ -6,6 +6,14 @@ from typing import Any
 
 from bench.app import create_app
 
+# The Roadiz read surface (issue 14): a filtered collection page, an archive and a search.
+READ_SURFACE = {
+    "collection": "/api/articles?node.nodesTags.tag.tagName=news&order[publishedAt]=desc"
+    "&itemsPerPage=15&page=2",
+    "archives": "/api/articles/archives?_locale=en",
+    "search": "/api/search?search=river+bridge&_locale=en",
+}
+
 
 def tree_depth(walkers: list[dict[str, Any]]) -> int:
     """Levels of a walker tree below its root (0 when it has no children)."""
@@ -32,6 +40,7 @@ def count(
     store = app.extensions["cms.store"]
     targets = {name: f"/api/web_response_by_path?path={path}" for name, path in paths.items()}
     targets["common_content"] = "/api/common_content"
+    targets.update(READ_SURFACE)
     out: dict[str, dict[str, Any]] = {}
     client.get(f"/api/web_response_by_path?path={warm_up}")
     for name, url in targets.items():
@@ -45,6 +54,8 @@ def count(
         body = response.get_json()
         if name == "common_content":
             depth = max(tree_depth(m.get("children") or []) for m in body["menus"].values())
+        elif name in READ_SURFACE:
+            depth = 0
         else:
             depth = tree_depth(body.get("blocks") or [])
         out[name] = {"commands": commands, "depth": depth, "bytes": len(response.data)}

@@ -34,8 +34,8 @@ WR = "/api/web_response_by_path?path="
 MIX = [
     WR + "/", WR + "/about", WR + "/blog", WR + "/blog/first-article", WR + "/fr",
     WR + "/fr/blog", WR + "/a-propos", WR + "/old-about", WR + "/premium",
-    "/api/common_content", "/api/common_content?_locale=fr", "/api/articles?tags=news",
-    "/api/pages/1101", "/api/nodes/11",
+    "/api/common_content", "/api/common_content?_locale=fr",
+    "/api/articles?node.nodesTags.tag.tagName=news", "/api/pages/1101", "/api/nodes/11",
 ]  # fmt: skip
 
 

@@ -64,6 +64,7 @@ def load(uri: str, db: str, size: int) -> dict[str, Any]:
 def endpoints(paths: dict[str, str], floor_bytes: int) -> dict[str, str]:
     out = {name: f"/api/web_response_by_path?path={path}" for name, path in paths.items()}
     out["common_content"] = "/api/common_content"
+    out.update(commands.READ_SURFACE)
     out["floor"] = f"/bench/floor?bytes={floor_bytes}"
     return out
 

@@ -35,6 +35,7 @@ class WebResponseSchema(Schema):
     blocks = fields.List(fields.Nested(walker_schema(False)), required=True)
     realms = fields.List(fields.Nested(RealmSchema), required=True)
     hiding_blocks = fields.Boolean(data_key="hidingBlocks", required=True)
+    max_age = fields.Integer(data_key="maxAge", required=True)
 
 
 def serialise_items(walker: Walker, dump_item: Callable[[dict[str, Any]], dict]) -> Walker:

@@ -13,6 +13,7 @@ DEMO_SOCIAL_HEAD = {
     "twitterUrl": "https://twitter.com/demosite",
     "youtubeUrl": "https://www.youtube.com/@demosite",
     "linkedinUrl": "https://www.linkedin.com/company/demosite",
+    "tiktokUrl": None,  # no such setting in the fixture format
 }
 
 

@@ -29,11 +29,13 @@ MAIN_FR = [
 SETTINGS_HEAD = {
     "googleAnalytics": "UA-000000-1",
     "googleTagManager": "GTM-DEMO",
+    "matomoTagManager": None,
     "matomoUrl": "https://matomo.example.org/",
     "matomoSiteId": "7",
     "siteName": "Demo Site",
     "metaTitle": "Demo Site",
     "metaDescription": "News, events and stories from a small town",
+    "noIndex": False,
 }
 SOCIAL_HEAD = DEMO_SOCIAL_HEAD
 

@@ -30,7 +30,7 @@ def test_without_a_project_transformer_there_is_no_foo_bar(make_app):
     client = make_app(WEB_RESPONSE_TRANSFORMER=None).test_client()
     body = get_path(client, "/about").json
     assert "fooBar" not in body
-    assert list(body)[-1] == "hidingBlocks"
+    assert list(body)[-1] == "maxAge"
 
 
 def test_the_demo_transformer_is_not_a_default():

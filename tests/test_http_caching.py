@@ -50,14 +50,20 @@ def test_etag_changes_when_and_only_when_content_changes(make_app):
     assert get_path(client, "/legal").headers["ETag"] == legal
 
 
-def test_cache_tags_list_every_resource_of_the_body(client):
+def test_cache_tags_list_every_resource_of_the_body_in_roadiz_compact_form(client):
     response = get_path(client, "/about")
     tags = response.headers["Cache-Tags"].split(",")
-    assert tags[:2] == ["s1101", "n11"]  # the item first
-    for expected in ("s1901", "n19", "t1", "s1201", "n12", "s1301", "s2701", "d1"):
+    assert tags[:2] == ["p/1101", "n/11"]  # the item first
+    for expected in ("articles/1901", "n/19", "t/1", "content_b/1201", "n/12",
+                     "article_feed_b/1301", "articles/2701", "d/1"):  # fmt: skip
         assert expected in tags
-    assert all(re.fullmatch(r"[sndtr]\d+", t) for t in tags)
+    assert all(re.fullmatch(r"[a-z_]+/\d+", t) for t in tags)
     assert len(tags) == len(set(tags))
+    # collections: their path first; blank nodes (genid) carry no tag
+    tags = client.get("/api/pages?itemsPerPage=1").headers["Cache-Tags"]
+    assert tags == "pages,p/101,n/1,d/2,d/1"  # header image, pictures
+    archives = client.get("/api/articles/archives").headers["Cache-Tags"]
+    assert archives == "articles/archives"
 
 
 def test_cache_tags_are_bounded(make_app):
@@ -67,12 +73,18 @@ def test_cache_tags_are_bounded(make_app):
     assert tags.endswith(",overflow")
 
 
-def test_link_alternates_list_other_shown_translations(client):
-    assert get_path(client, "/about").headers["Link"] == (
-        '</a-propos>; rel="alternate"; hreflang="fr"'
-    )  # de is unavailable
-    assert get_path(client, "/fr/blog").headers["Link"] == '</blog>; rel="alternate"; hreflang="en"'
-    assert "Link" not in get_path(client, "/blog/english-only-note").headers
+def test_link_alternates_list_every_shown_translation_as_roadiz(client):
+    # every shown translation, the page's own included, in translation order; title: the Base64
+    # translation name; attributes in Roadiz's order; "," without space
+    english = '</about>; rel="alternate"; hreflang="en"; title="RW5nbGlzaA=="; type="text/html"'
+    french = '</a-propos>; rel="alternate"; hreflang="fr"; title="RnJhbsOnYWlz"; type="text/html"'
+    assert get_path(client, "/about").headers["Link"] == f"{english},{french}"  # de unavailable
+    assert get_path(client, "/a-propos").headers["Link"] == f"{english},{french}"
+    assert client.get("/api/pages/1101").headers["Link"] == f"{english},{french}"
+    assert get_path(client, "/blog/english-only-note").headers["Link"] == (
+        '</blog/english-only-note>; rel="alternate"; hreflang="en"; title="RW5nbGlzaA=="; '
+        'type="text/html"'
+    )
 
 
 def test_s_maxage_never_outlives_the_next_publication(make_app):

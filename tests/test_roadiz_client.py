@@ -82,6 +82,9 @@ CALLS: list[dict[str, Any]] = [
     {"name": "tagged", "method": "getNodesSources", "args": [{
         "_locale": "en", "node.nodesTags.tag.tagName": ["jazz"], "order": {"publishedAt": "DESC"},
         "properties": ["title", "url"]}]},
+    {"name": "tagged_any_of", "method": "getNodesSources", "args": [{
+        "node.nodeTypeName": "Article", "node.nodesTags.tag.tagName": ["culture", "featured"],
+        "order[publishedAt]": "desc", "_locale": "en", "itemsPerPage": 3}]},
     {"name": "children_page_2", "method": "getNodesSources", "args": [{
         "_locale": "fr", "node.parent": "/api/nodes/60", "order": {"publishedAt": "ASC"},
         "itemsPerPage": 2, "page": 2}]},
@@ -93,12 +96,16 @@ CALLS: list[dict[str, Any]] = [
         "not": {"node.nodeType.name": ["Article"]}, "properties": ["url"]}]},
     {"name": "archives_en", "method": "getArchivesForType",
      "args": ["articles", {"_locale": "en"}]},
+    {"name": "archives_fr", "method": "getArchivesForType",
+     "args": ["articles", {"_locale": "fr"}]},
     {"name": "archives_fr_blog", "method": "getArchivesForType",
      "args": ["articles", {"_locale": "fr", "node.parent": 17}]},
     {"name": "search_en", "method": "searchNodesSourcesByPath",
      "args": [{"search": "quartet", "_locale": "en"}]},
     {"name": "search_fr", "method": "searchNodesSourcesByPath",
      "args": [{"search": "quartet", "_locale": "fr"}]},
+    {"name": "search_ranked", "method": "searchNodesSourcesByPath",
+     "args": [{"search": "jazz", "_locale": "en"}]},
 ]  # fmt: skip
 
 
@@ -225,12 +232,6 @@ def test_get_web_response_by_path(results):
     )
 
 
-# Until main has the Roadiz alternate format (issue 14, helper i14b), Link has no type nor title.
-@pytest.mark.xfail(
-    strict=True,
-    reason='Link alternates lack type="text/html" and the Base64 title, and omit the page\'s own '
-    "translation: getAlternateLinks keeps none",
-)
 @pytest.mark.parametrize(
     ("name", "expected"),
     [
@@ -276,6 +277,18 @@ def test_get_nodes_sources_by_tag_name_newest_first_sparse(results):
         {"@id": "/api/articles/6201", "@type": "Article", "title": "A jazz quartet on the square",
          "url": "/archive/jazz-quartet"},
     ]  # fmt: skip
+
+
+def test_get_nodes_sources_any_of_two_tags_first_page(results):
+    """Articles tagged culture or featured (8), newest first; a flat `order[publishedAt]` key."""
+    tagged = ok(results, "tagged_any_of")
+    assert tagged["data"]["hydra:totalItems"] == 8
+    assert [m["@id"] for m in members(tagged)] == [
+        "/api/articles/3001",
+        "/api/articles/2701",
+        "/api/articles/2501",
+    ]
+    assert tagged["data"]["hydra:view"]["hydra:next"].endswith("&page=2")
 
 
 def test_get_nodes_sources_children_second_page(results):
@@ -332,6 +345,17 @@ def test_get_archives_for_type(results):
     assert first["months"]["2024-12"] == "2024-12-01T00:00:00+00:00"
 
 
+def test_get_archives_for_type_in_french(results):
+    """No 2024-10: its only article is English only."""
+    archives = ok(results, "archives_fr")
+    assert {year: len(months) for year, months in archive_months(archives).items()} == {
+        2024: 9,
+        2023: 3,
+        2022: 3,
+    }
+    assert "2024-10" not in archive_months(archives)[2024]
+
+
 def test_get_archives_for_type_with_filters(results):
     """French blog articles only: no 2022-2023 (the news archive) and no 2024-10 (English only)."""
     archives = ok(results, "archives_fr_blog")
@@ -359,3 +383,17 @@ def test_search_nodes_sources_by_path(results, locale, title, url, highlighted):
     assert hit["@type"] == "SearchResultItem"
     assert (hit["item"]["title"], hit["item"]["url"]) == (title, url)
     assert hit["highlighting"][f"title_txt_{locale}"] == [highlighted]
+
+
+def test_search_nodes_sources_by_path_ranks_and_highlights(results):
+    """Three hits for "jazz", one matched word each: newest first (2024, 2023, 2022)."""
+    search = ok(results, "search_ranked")
+    assert search["data"]["hydra:totalItems"] == 3
+    assert [hit["item"]["@id"] for hit in members(search)] == [
+        "/api/articles/2101",
+        "/api/articles/6501",
+        "/api/articles/6201",
+    ]
+    assert members(search)[0]["highlighting"]["title_txt_en"] == [
+        '<span class="solr-highlight">Jazz</span> night at the old mill'
+    ]

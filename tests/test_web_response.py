@@ -11,6 +11,7 @@ NOT_RESOLVED = "None of the chained PathResolverInterface were able to resolve p
 HEAD_SETTINGS = {
     "googleAnalytics": "UA-000000-1",
     "googleTagManager": "GTM-DEMO",
+    "matomoTagManager": None,  # no such setting in the fixture format
     "matomoUrl": "https://matomo.example.org/",
     "matomoSiteId": "7",
     "siteName": "Demo Site",
@@ -40,6 +41,7 @@ def test_envelope_fields_in_seed_order(client):
         "blocks",
         "realms",
         "hidingBlocks",
+        "maxAge",
         "fooBar",
     ]  # fmt: skip  (fooBar: the demo configuration's decoration, see test_extension_points)
     assert body["@context"] == "/api/contexts/WebResponse"
@@ -97,6 +99,7 @@ def test_head_of_a_page_with_its_own_meta(client):
         **HEAD_SETTINGS,
         "metaTitle": "About Demo Site",
         "metaDescription": "Who runs Demo Site and why.",
+        "noIndex": False,
         "policyUrl": "/legal",
         **SOCIAL,
         "homePageUrl": "/",
@@ -297,3 +300,8 @@ def test_error_body_is_problem_json(client):
         "hydra:title": "An error occurred",
         "hydra:description": NOT_RESOLVED,
     }
+
+
+def test_max_age_is_the_node_ttl_in_seconds(client):
+    assert get_path(client, "/about").json["maxAge"] == 30 * 60  # its node: ttl 30 minutes
+    assert get_path(client, "/blog/jazz-night").json["maxAge"] == 10 * 60  # Article default_ttl

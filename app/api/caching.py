@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 from collections.abc import Callable
 from typing import Any
@@ -39,12 +40,15 @@ def cache_tags_header(tags: list[str]) -> str:
 
 
 def alternate_links(alternates: list[dict[str, Any]]) -> str | None:
-    """`Link` header: the item's other shown translations (hreflang)."""
+    """`Link` header as Roadiz sends it: every shown translation of the item, its own included,
+    with the Base64 translation name as `title`, attributes in a fixed order (clients parse them
+    by position), joined by "," without space."""
     links = [
-        f'<{uri_reference(other["url"])}>; rel="alternate"; hreflang="{token(other["locale"])}"'
+        f'<{uri_reference(other["url"])}>; rel="alternate"; hreflang="{token(other["locale"])}"; '
+        f'title="{base64.b64encode(other["name"].encode()).decode()}"; type="text/html"'
         for other in alternates
     ]
-    return ", ".join(links) or None
+    return ",".join(links) or None
 
 
 def cache_control(context: RequestContext, s_maxage: int) -> str:
