@@ -52,7 +52,22 @@ class ItemDumper:
         schema: Schema = self.context.schemas.item(
             site.node_types[source["type"]], self.groups, site.plurals, item=item
         )
-        return schema.dump(present(source, self.context))
+        shown = present(source, self.context)
+        return schema.dump({**shown, "translation": translation_view(site, source["locale"])})
+
+
+def translation_view(site: Any, locale: str) -> dict[str, Any]:
+    """The Translation a node source carries (`@id` /api/translations/<id>; `locale` is the
+    override locale when set)."""
+    translation = site.translations[locale]
+    return {
+        "@id": f"/api/translations/{translation.id}",
+        "@type": "Translation",
+        "name": translation.name,
+        "defaultTranslation": translation.default,
+        "available": translation.available,
+        "locale": translation.override_locale or translation.locale,
+    }
 
 
 def breadcrumbs(source: dict[str, Any], context: RequestContext, dump: ItemDumper) -> dict:

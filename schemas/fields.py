@@ -139,3 +139,19 @@ def _reference_schema(tags: bool, tag_parent: bool, plurals: Plurals) -> type[Sc
     }
     name = "NodeSourceReference" + node.__name__.removeprefix("Node").removesuffix("Schema")
     return shape(declared, f"{name}Schema")
+
+
+@cache
+def translation_schema() -> type[Schema]:
+    """The translation every node source carries (group translation_base), as Roadiz sends it."""
+    return Schema.from_dict(
+        {
+            "@id": fields.String(required=True),
+            "@type": fields.Constant("Translation", metadata={"type": "string"}),
+            "name": fields.String(required=True),
+            "defaultTranslation": fields.Boolean(required=True),
+            "available": fields.Boolean(required=True),
+            "locale": fields.String(required=True),
+        },
+        name="TranslationSchema",
+    )

@@ -17,6 +17,7 @@ from schemas.fields import (
     iso,
     node_schema,
     reference_schema,
+    translation_schema,
 )
 
 BASE_GROUPS = frozenset({"nodes_sources_base", "nodes_sources"})
@@ -77,6 +78,8 @@ def build_item_schema(
         declared["url"] = fields.Function(link_url, metadata=NULLABLE_IRI)
     if groups & BASE_GROUPS:
         declared["node"] = fields.Nested(node_schema(groups, with_position=item))
+    if "translation_base" in groups:  # set per request by app.web_response.ItemDumper
+        declared["translation"] = fields.Nested(translation_schema())
     for field in node_type.fields:
         if field.groups & groups:
             declared[field.key] = _typed_field(field, groups, plurals)

@@ -315,3 +315,15 @@ def test_archives_exist_for_publishable_types_only(client):
     assert problem_detail(response) == 'No resource "/api/pages/archives"'
     bad = client.get("/api/articles/archives?publishedAt[archive]=22")
     assert problem_detail(bad) == "“archive” filter must be a valid archive specification."
+
+
+def test_members_carry_their_translation(client):
+    member = client.get("/api/articles?_locale=fr&itemsPerPage=1").json["hydra:member"][0]
+    assert member["translation"] == {
+        "@id": "/api/translations/2",
+        "@type": "Translation",
+        "name": "Français",
+        "defaultTranslation": False,
+        "available": True,
+        "locale": "fr",
+    }

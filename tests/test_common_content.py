@@ -100,8 +100,8 @@ def test_envelope_in_seed_order(client):
 def test_home_item_with_the_common_content_groups(client):
     home = get(client).json["home"]
     assert list(home) == [
-        "@id", "@type", "title", "publishedAt", "slug", "url", "node", "content", "headerImage",
-        "pictures", "nodeReferences", "sticky", "metaKeywords", "users",
+        "@id", "@type", "title", "publishedAt", "slug", "url", "node", "translation", "content",
+        "headerImage", "pictures", "nodeReferences", "sticky", "metaKeywords", "users",
     ]  # fmt: skip
     assert (home["@id"], home["@type"], home["title"], home["url"]) == (
         "/api/pages/101", "Page", "Home", "/"
@@ -183,7 +183,7 @@ def test_menu_and_footer_items_have_no_url(client):
     ]  # fmt: skip
     assert [i for i in containers if "url" in i] == []
     assert list(menus["footerWalker"]["item"]) == [
-        "@id", "@type", "title", "publishedAt", "slug", "node", "content",
+        "@id", "@type", "title", "publishedAt", "slug", "node", "translation", "content",
     ]  # fmt: skip
 
 

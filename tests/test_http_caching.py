@@ -61,7 +61,7 @@ def test_cache_tags_list_every_resource_of_the_body_in_roadiz_compact_form(clien
     assert len(tags) == len(set(tags))
     # collections: their path first; blank nodes (genid) carry no tag
     tags = client.get("/api/pages?itemsPerPage=1").headers["Cache-Tags"]
-    assert tags == "pages,p/101,n/1,d/2,d/1"  # header image, pictures
+    assert tags == "pages,p/101,n/1,tl/1,d/2,d/1"  # node, translation, header image, pictures
     archives = client.get("/api/articles/archives").headers["Cache-Tags"]
     assert archives == "articles/archives"
 

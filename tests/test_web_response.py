@@ -62,6 +62,8 @@ def test_page_item_has_every_field_with_nulls_and_empty_lists(client):
         "url": "/about",
         "node": {"@type": "Node", "@id": "/api/nodes/11", "visible": True, "position": 2,
                  "tags": []},
+        "translation": {"@id": "/api/translations/1", "@type": "Translation", "name": "English",
+                        "defaultTranslation": True, "available": True, "locale": "en"},
         "content": "Demo Site was founded in 2019 by neighbours who wanted **one place** for "
                    "local news.",
         "subTitle": "Our story",
@@ -143,8 +145,8 @@ def test_walker_objects_have_the_web_response_fields_and_deterministic_ids(clien
 def test_block_items_are_shaped_by_their_type_and_the_operation_groups(client):
     first = get_path(client, "/").json["blocks"][0]["item"]
     assert list(first) == [
-        "@id", "@type", "title", "publishedAt", "slug", "node", "content", "image",
-        "linkLabel", "linkUrl", "metaTitle", "metaDescription",
+        "@id", "@type", "title", "publishedAt", "slug", "node", "translation", "content",
+        "image", "linkLabel", "linkUrl", "metaTitle", "metaDescription",
     ]  # fmt: skip
     assert first["@id"] == "/api/content_blocks/201"
     assert "position" not in first["node"]  # only on the WebResponse item's node

@@ -21,6 +21,7 @@ from app.listing.properties import requested, sparse
 from app.listing.sources import ITEMS_PER_PAGE, LOCALE, MAX_ITEMS_PER_PAGE, locales
 from app.reply import Reply
 from app.request_context import RequestContext
+from app.web_response import translation_view as shared_translation_view
 
 TRANSLATION_FILTERS: tuple[Filter, ...] = (
     Boolean("available", "available"),
@@ -108,15 +109,7 @@ def _start(args: MultiDict, variables: list[Variable], path: str) -> tuple[Param
 
 
 def translation_view(context: RequestContext, locale: str) -> dict[str, Any]:
-    translation = context.site.translations[locale]
-    return {
-        "@id": f"/api/translations/{translation.id}",
-        "@type": "Translation",
-        "name": translation.name,
-        "defaultTranslation": translation.default,
-        "available": translation.available,
-        "locale": translation.override_locale or translation.locale,
-    }
+    return shared_translation_view(context.site, locale)
 
 
 def translations(context: RequestContext, path: str, args: MultiDict) -> Reply:
