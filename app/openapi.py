@@ -228,17 +228,33 @@ def _json_types(schema: dict[str, Any]) -> set[str]:
 
 
 def _demote_colliding(components: dict[str, Any]) -> None:
-    for name, member in COLLIDING.items():
+    """Generated clients name both `@type` and `type` `type`: one of them is documented as the
+    additional properties (COLLIDING says which; `@type` for any other schema with both)."""
+    colliding = dict(COLLIDING)
+    for name, schema in components.items():
+        properties = schema.get("properties", {})
+        if name not in colliding and "@type" in properties and "type" in properties:
+            colliding[name] = "@type"
+    for name, member in colliding.items():
         schema = components[name]
         demoted = schema["properties"].pop(member)
         schema["required"] = [r for r in schema["required"] if r != member]
-        # A supertype of every declared property, as typed languages need of an index signature.
-        types = set().union(_json_types(demoted), *map(_json_types, schema["properties"].values()))
+        # A supertype of every declared property, as typed languages need of an index signature:
+        # their scalar types, and each list property's own schema.
+        values = [demoted, *schema["properties"].values()]
+        lists = [v for v in values if "array" in _json_types(v)]
+        scalars = set().union(*(_json_types(v) for v in values if v not in lists))
+        values_enum = demoted.get("enum") or ([demoted["const"]] if "const" in demoted else [])
         described = f"`{member}`: " + (
-            f"always `{demoted['enum'][0]}`" if len(demoted.get("enum", [])) == 1 else
-            "one of " + ", ".join(f"`{v}`" for v in demoted.get("enum", [])) or demoted["type"]
+            f"always `{values_enum[0]}`" if len(values_enum) == 1 else
+            "one of " + ", ".join(f"`{v}`" for v in values_enum) if values_enum else
+            demoted.get("type", "string")
         )  # fmt: skip
-        schema["additionalProperties"] = {"type": sorted(types), "description": described}
+        supertype: dict[str, Any] = {"type": sorted(scalars)}
+        if lists:
+            unique = [v for i, v in enumerate(lists) if v not in lists[:i]]
+            supertype = {"anyOf": [supertype, *unique]}
+        schema["additionalProperties"] = {**supertype, "description": described}
         schema["description"] = f"Also carries {described}."
 
 
@@ -272,9 +288,13 @@ def build_document(
     found.update(_components(transformer_schema, site, schemas))
     _site_unions(found, site, extra_properties or {})
     # Roadiz's collections (app/listing): filters, hydra:search, sparse members, other resources
-    found.update(listing_schemas())
+    found.update(copy.deepcopy(listing_schemas()))  # edited below: never the shared constants
     listed = [f"{t.name}ListedItem" for t in site.node_types.values()]
     found["NodeSourceCollection"] = node_source_collection(listed)
+    # a search hit wraps a listed source of a reachable type
+    found["SearchResultItem"]["properties"]["item"] = {
+        "oneOf": [_ref(f"{t.name}ListedItem") for t in site.reachable_types()]
+    }
     _demote_colliding(found)
     for path, item in document["paths"].items():
         for method, operation in item.items():
@@ -300,4 +320,36 @@ def build_document(
         }
         for node_type in site.reachable_types()
     ]
+    _drop_unreferenced(document)
     return document
+
+
+def _drop_unreferenced(document: dict[str, Any]) -> None:
+    """Component schemas no operation reaches (directly or through other schemas) are left out:
+    a generated client would carry them as dead types, and linters flag them."""
+    schemas = document["components"]["schemas"]
+    prefix = "#/components/schemas/"
+
+    def refs(value: Any) -> set[str]:
+        if isinstance(value, dict):
+            found = (
+                {value["$ref"][len(prefix) :]}
+                if str(value.get("$ref", "")).startswith(prefix)
+                else set()
+            )
+            for child in value.values():
+                found |= refs(child)
+            if isinstance(value.get("mapping"), dict):
+                found |= {ref[len(prefix) :] for ref in value["mapping"].values()}
+            return found
+        if isinstance(value, list):
+            return set().union(*map(refs, value)) if value else set()
+        return set()
+
+    reached, frontier = set(), refs(document["paths"])
+    while frontier:
+        reached |= frontier
+        frontier = set().union(*(refs(schemas.get(name, {})) for name in frontier)) - reached
+    for name in list(schemas):
+        if name not in reached:
+            del schemas[name]

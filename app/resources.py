@@ -20,6 +20,7 @@ from app.request_context import RequestContext
 from app.site import NodeType
 from app.summaries import document_summary, tag_summary
 from app.web_response import ItemDumper
+from schemas import shared
 from schemas.shapes import (
     DocumentResourceSchema,
     NodeResourceSchema,

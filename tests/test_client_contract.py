@@ -179,7 +179,7 @@ def test_the_python_client_parses_common_content_and_resources(app, python_clien
     assert item.title == article.title
     for name, key, model in (("node_get", "node_id", "NodeResource"),
                              ("document_get", "document_id", "DocumentResource"),
-                             ("tag_get", "tag_id", "TagResource"),
+                             ("tag_get", "tag_id", "TagWithParents"),
                              ("realm_get", "realm_id", "RealmResource")):  # fmt: skip
         operation = api(python_client, resources.format(name))
         parsed(operation.sync_detailed(client=client, **{key: 1}), model)

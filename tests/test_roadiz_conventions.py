@@ -109,7 +109,7 @@ def test_openapi_documents_the_conventions(client):
     assert head["properties"]["noIndex"]["type"] == "boolean"
     assert "urlAliases" in schemas["PageWebResponseItem"]["required"]
     assert "urlAliases" not in schemas["PageResource"]["properties"]
-    assert "translation" in schemas["PageItem"]["required"]
+    assert "translation" in schemas["PageListedItem"]["properties"]
     assert list(schemas["Translation"]["properties"]) == [
         "@id", "@type", "name", "defaultTranslation", "available", "locale",
     ]  # fmt: skip

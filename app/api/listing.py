@@ -26,6 +26,7 @@ blp.ARGUMENTS_PARSER = QueryParser()
 @blp.route("/translations")
 @blp.arguments(Query, location="query")
 @blp.doc(summary="Translations (hydra:Collection)", operationId="translation_collection",
+         description="Translations of the site, filtered by availability, default, locale, name.",
          parameters=parameters(listing.TRANSLATION_VARIABLES))  # fmt: skip
 def translation_collection(query: dict[str, Any]) -> Response:
     path, args = request.path, request_args()
@@ -34,7 +35,11 @@ def translation_collection(query: dict[str, Any]) -> Response:
 
 @blp.route(f"/translations/<{ID}:translation_id>")
 @blp.arguments(Query, location="query")
-@blp.doc(summary="A translation, by id", operationId="translation_get")
+@blp.doc(
+    summary="A translation, by id",
+    operationId="translation_get",
+    description="A translation of the site (name, locale, availability).",
+)
 def translation_get(query: dict[str, Any], translation_id: int) -> Response:
     return respond(lambda c: listing.translation_item(c, translation_id))
 
@@ -42,6 +47,7 @@ def translation_get(query: dict[str, Any], translation_id: int) -> Response:
 @blp.route("/tags")
 @blp.arguments(Query, location="query")
 @blp.doc(summary="Tags (hydra:Collection)", operationId="tag_collection",
+         description="Tags with their names in `_locale`, with Roadiz's tag filters.",
          parameters=parameters(listing.TAG_VARIABLES))  # fmt: skip
 def tag_collection(query: dict[str, Any]) -> Response:
     path, args = request.path, request_args()
@@ -51,6 +57,7 @@ def tag_collection(query: dict[str, Any]) -> Response:
 @blp.route("/documents")
 @blp.arguments(Query, location="query")
 @blp.doc(summary="Public documents (hydra:Collection)", operationId="document_collection",
+         description="Public documents (a private one is never listed), with Roadiz's filters.",
          parameters=parameters(listing.DOCUMENT_VARIABLES))  # fmt: skip
 def document_collection(query: dict[str, Any]) -> Response:
     path, args = request.path, request_args()
@@ -78,6 +85,8 @@ SEARCH_PARAMETERS = [
 @blp.route("/search")
 @blp.arguments(Query, location="query")
 @blp.doc(summary="Full-text search of published pages (Roadiz 2.7.31)", operationId="search",
+         description="Published, visible pages matching the words of `search` (titles, text "
+         "fields, tag names), ranked by matches then recency, with highlighting and facets.",
          parameters=SEARCH_PARAMETERS)  # fmt: skip
 def search_get(query: dict[str, Any]) -> Response:
     path, args = request.path, request_args()
@@ -87,7 +96,9 @@ def search_get(query: dict[str, Any]) -> Response:
 @blp.route("/nodes_sources/search")
 @blp.arguments(Query, location="query")
 @blp.doc(summary="Full-text search (the route of Roadiz 2.1-2.7.30)",
-         operationId="nodes_sources_search", parameters=SEARCH_PARAMETERS)  # fmt: skip
+         operationId="nodes_sources_search",
+         description="The same search as /api/search, at the route of Roadiz 2.1-2.7.30.",
+         parameters=SEARCH_PARAMETERS)  # fmt: skip
 def nodes_sources_search(query: dict[str, Any]) -> Response:
     path, args = request.path, request_args()
     return respond(lambda c: search.search(c, path, args))

@@ -68,6 +68,8 @@ def source_collection(query: dict[str, Any], plural: str) -> Response:
 @blp.doc(
     summary="Years and months of publication of a publishable type (or of every type)",
     operationId="source_archives",
+    description="The distinct publication dates of the matching published sources, grouped by "
+    "year then month, newest first (unpaginated); the collection's filters apply.",
     parameters=parameters(sources_listing.VARIABLES),
 )
 def source_archives(query: dict[str, Any], plural: str) -> Response:

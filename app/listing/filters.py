@@ -42,7 +42,8 @@ STRING = {"type": "string"}
 BOOLEAN = {"type": "string", "enum": ["true", "false", "1", "0"]}
 LOOSE_BOOLEAN = {"type": "string", "enum": ["1", "true", "on", "yes", "0", "false", "off", "no"]}
 DATE = {"type": "string", "description": "ISO 8601 date or date-time"}
-ORDER = {"type": "string", "enum": ["asc", "desc", "ASC", "DESC"]}
+# asc/desc in any case: a pattern, as generated clients refuse enum values equal but for case
+ORDER = {"type": "string", "pattern": "^([aA][sS][cC]|[dD][eE][sS][cC])$"}
 INTEGER_OR_IRI = {"type": "string", "pattern": r"^(/api/[a-z_]+/)?[0-9]{1,18}$"}
 INTEGER = {"type": "string", "pattern": r"^-?[0-9]{1,18}$"}
 ARRAY = "[]"

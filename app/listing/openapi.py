@@ -8,6 +8,9 @@ from app.listing.filters import Variable
 
 STRING = {"type": "string"}
 BOOL = {"type": "boolean"}
+# A folder as documents list it (roadiz-read-surface.md §7); the fixture format has none yet.
+FOLDER = {"type": "object", "properties": {"slug": STRING, "visible": BOOL, "name": STRING},
+          "required": ["slug", "visible", "name"]}  # fmt: skip
 
 
 def ref(name: str) -> dict[str, str]:
@@ -47,7 +50,7 @@ TAG = {"@id": STRING, "@type": {"const": "Tag"}, "slug": STRING, "visible": BOOL
 DOCUMENT = {"@id": STRING, "@type": {"const": "Document"}, "relativePath": STRING, "type": STRING,
             "processable": BOOL, "mimeType": STRING, "imageWidth": {"type": "integer"},
             "imageHeight": {"type": "integer"}, "mediaDuration": {"type": "integer"},
-            "alt": STRING, "folders": {"type": "array", "items": {"type": "object"}}}  # fmt: skip
+            "alt": STRING, "folders": {"type": "array", "items": FOLDER}}  # fmt: skip
 # A member under properties[]: only @id, @type (and url) are sure to be there.
 SPARSE = {"type": "object", "properties": {"@id": STRING, "@type": STRING},
           "required": ["@id", "@type"]}  # fmt: skip
@@ -124,7 +127,7 @@ def schemas() -> dict[str, Any]:
                             "type": "object",
                             "additionalProperties": {"type": "array", "items": STRING},
                         },
-                        {"type": "array", "maxItems": 0},
+                        {"type": "array", "maxItems": 0, "items": STRING},
                     ]
                 },
             },
@@ -166,8 +169,18 @@ def parameters(variables: list[Variable], *, cursor: bool = False) -> list[dict[
     """OpenAPI query parameters of a collection: its filters, pagination and properties[]."""
     from app.listing.params import MAX_PAGE
 
-    found = [{"name": v.name, "in": "query", "required": False, "schema": v.schema,
-              "description": v.description} for v in variables]  # fmt: skip
+    # `x[]` (several values) is documented on `x` rather than as a parameter of its own:
+    # generated clients name both `x`, and drop the operation when two parameters collide.
+    names = {v.name for v in variables}
+    found = []
+    for v in variables:
+        if v.name.endswith("[]") and v.name[:-2] in names:
+            continue
+        description = v.description
+        if f"{v.name}[]" in names:
+            description = f"{description} (several: `{v.name}[]=a&{v.name}[]=b`)"
+        found.append({"name": v.name, "in": "query", "required": False, "schema": v.schema,
+                      "description": description})  # fmt: skip
     found += [
         {"name": "page", "in": "query", "required": False,
          "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE},
