@@ -314,11 +314,6 @@ def test_get_nodes_sources_type_visibility_and_date(results):
     assert recent["data"]["hydra:totalItems"] == 2
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="server refuses not[node.nodeType.name] (the client's request.d.ts spelling; the "
-    "spec accepts node.nodeType.name and node.nodeTypeName); only not[node.nodeTypeName] exists",
-)
 def test_get_nodes_sources_not_type_name(results):
     pages = ok(results, "not_articles")
     assert sorted(m["url"] for m in members(pages)) == sorted(

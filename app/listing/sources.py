@@ -64,6 +64,7 @@ FILTERS: tuple[Filter, ...] = (
     Exact("translation.locale", "locale"),
     Range("node.position", "node.position"),
     Exact("node.nodeTypeName", "type", prefix="not"),
+    Exact("node.nodeType.name", "type", prefix="not"),  # the 2.0-2.4 spelling
     Exact("node.id", "node_id", "int", prefix="not"),
     Exact("node.nodesTags.tag.tagName", TAGS, prefix="not"),
     Exact("node.nodesTags.tag", TAG_IDS, "iri", "/api/tags/", prefix="intersect"),
