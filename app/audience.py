@@ -5,6 +5,7 @@ denied realms given by denied_realm_ids)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from app.publication import Visibility, is_shown
@@ -51,24 +52,39 @@ def withheld(source: dict[str, Any], context: RequestContext) -> bool:
     return not source["reachable"] and _not_granted(source, context, "hide_blocks")
 
 
-def denied_realm_ids(context: RequestContext, *, check_passwords: bool = False) -> list[int]:
+def denied_realm_ids(
+    context: RequestContext,
+    *,
+    check_passwords: bool = False,
+    types: Collection[str] | None = None,
+) -> list[int]:
     """`deny` realms this request is not granted (queries exclude what they cover).
 
     A password is checked only against realms covering the response (its item, or a source
     listed in it): a page's walkers and feeds count a password realm as granted only when that
     check was already made for this request, so a `password=` on a page no password realm
     covers costs no bcrypt run and leaves the response public. A collection, which may list any
-    node of its type, checks them (`check_passwords`)."""
+    node of its type, checks those that cover some node of the listed `types` (None: any type);
+    a realm covering none of them is counted as denied unchecked, which excludes nothing."""
     return [
         r["_id"]
         for r in context.site.realms.values()
-        if r["behaviour"] == "deny"
-        and not (
-            context.grants.get(r["_id"], False)
-            if r["type"] == "plain_password" and not check_passwords
-            else granted(r, context)
-        )
+        if r["behaviour"] == "deny" and not _granted_for_listing(r, context, check_passwords, types)
     ]
+
+
+def _granted_for_listing(
+    realm: dict[str, Any],
+    context: RequestContext,
+    check_passwords: bool,
+    types: Collection[str] | None,
+) -> bool:
+    if realm["type"] != "plain_password":
+        return granted(realm, context)
+    covers = realm.get("types")  # absent in generations loaded before it was stored
+    if check_passwords and (types is None or covers is None or set(covers) & set(types)):
+        return granted(realm, context)
+    return context.grants.get(realm["_id"], False)
 
 
 # --- sources ------------------------------------------------------------------------------------

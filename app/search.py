@@ -114,7 +114,8 @@ def _filters(context: RequestContext, params: Params, locale: str) -> dict[str, 
                and ((t.get("names") or {}).get(locale) or (t.get("names") or {}).get(default)
                     or t["slug"]) in tag_names]  # fmt: skip
         query["node.tag_ids"] = {"$in": ids}
-    denied = denied_realm_ids(context, check_passwords=True)
+    listed = types or [t.name for t in context.site.reachable_types()]
+    denied = denied_realm_ids(context, check_passwords=True, types=listed)
     if denied:
         query["node.realm_ids"] = {"$nin": denied}
     return query

@@ -418,3 +418,21 @@ def test_a_hidden_block_is_not_shown_by_its_node(client):
     granted = client.get(f"/api/nodes/{block}", headers={"Authorization": f"Bearer {role}"})
     assert granted.status_code == 200
     assert granted.json["nodeName"] == "premium-report"
+
+
+def test_a_password_on_a_collection_checks_only_realms_covering_its_type(client, checks):
+    """The Members realm (plain_password, deny) covers Page nodes only: an article collection or
+    search with a password runs no bcrypt; a page collection checks it once."""
+    assert client.get("/api/articles?password=guess").status_code == 200
+    assert (
+        client.get("/api/search?search=concert&node_type=Article&password=guess").status_code == 200
+    )
+    assert checks == []
+    pages = client.get("/api/pages?password=letmein&itemsPerPage=50")
+    assert pages.status_code == 200 and len(checks) == 1
+    assert "/members" in [m["url"] for m in pages.json["hydra:member"]]
+    assert "/members" not in [
+        m["url"]
+        for m in client.get("/api/pages?password=wrong&itemsPerPage=50").json["hydra:member"]
+    ]
+    assert len(checks) == 2

@@ -166,15 +166,20 @@ def build_query(context: RequestContext, params: Params, route_: Route) -> dict[
     env = Env(now=context.visibility.now, lookups=_lookups(context))
     for filter_ in FILTERS:
         filter_.apply(params, builder, env)
-    realms = context.site.realms.values()
-    denied = denied_realm_ids(context, check_passwords=True)  # any node of the type may be listed
+    # any node of the listed types may be listed: the realms covering them are checked
+    denied = denied_realm_ids(context, check_passwords=True, types=types)
     if denied:
         builder.add("node.realm_ids", {"$nin": denied})
-    hidden = [
-        r["_id"] for r in realms if r["behaviour"] == "hide_blocks" and not granted(r, context)
-    ]
-    if hidden and (route_.node_type is None or not route_.node_type.reachable):
-        builder.add_clause({"$or": [{"reachable": True}, {"node.realm_ids": {"$nin": hidden}}]})
+    if route_.node_type is None or not route_.node_type.reachable:  # blocks may be listed
+        hidden = [
+            r["_id"]
+            for r in context.site.realms.values()
+            if r["behaviour"] == "hide_blocks"
+            and (types is None or set(r.get("types") or types) & set(types))
+            and not granted(r, context)
+        ]
+        if hidden:
+            builder.add_clause({"$or": [{"reachable": True}, {"node.realm_ids": {"$nin": hidden}}]})
     return builder.query
 
 
