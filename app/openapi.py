@@ -70,7 +70,6 @@ SHAPES: dict[str, type[Schema]] = {
     "NodeSourceCollection": shapes.NodeSourceCollectionSchema,
     "NodeResource": shapes.NodeResourceSchema,
     "DocumentResource": shapes.DocumentResourceSchema,
-    "TagResource": shapes.TagResourceSchema,
     "RealmResource": shapes.RealmResourceSchema,
     "Redirection": shapes.RedirectionSchema,
     "Problem": shapes.ProblemSchema,

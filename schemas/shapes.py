@@ -14,7 +14,7 @@ from marshmallow import Schema, fields, validate
 
 from app.naming import context_iri
 from app.realms import SCHEMES
-from schemas.fields import DISPLAY, document_schema, node_schema, tag_schema
+from schemas.fields import DISPLAY, document_schema, node_schema
 
 
 def keyed(field: fields.Field, key: str) -> fields.Field:
@@ -209,7 +209,6 @@ NodeResourceSchema = shaped(
 DocumentResourceSchema = with_context(
     document_schema(DISPLAY), "DocumentResourceSchema", "Document"
 )
-TagResourceSchema = with_context(tag_schema(DISPLAY), "TagResourceSchema", "Tag")
 
 LivenessSchema = shaped("LivenessSchema", {"status": const("status", "ok")})
 ReadinessSchema = shaped(
