@@ -15,18 +15,6 @@ from pymongo import ASCENDING, DESCENDING
 # Secondary indexes per kind (the `_id` index always exists): (name, keys, options).
 INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
     "sources": [
-        # search (app/search.py): the words of a source (multikey), its translation and the
-        # publication rule; only search queries bound `words`
-        (
-            "search",
-            [
-                ("words", ASCENDING),
-                ("locale", ASCENDING),
-                ("node.status", ASCENDING),
-                ("published_at", ASCENDING),
-            ],
-            {},
-        ),
         # walkers (children of several nodes at once) and breadcrumbs (ancestors)
         ("node_locale", [("node_id", ASCENDING), ("locale", ASCENDING)], {"unique": True}),
         # article feeds and collections by date: same translation, type and status, newest first
@@ -103,6 +91,7 @@ INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
     # /api/documents: public documents only, in id order
     "documents": [("public_id", [("private", ASCENDING), ("_id", ASCENDING)], {})],
     "paths": [("source", [("source_id", ASCENDING)], {})],
+    # `postings` (search) and `feeds` are read by `_id` only
 }
 
 
@@ -138,6 +127,21 @@ def feed_key(node_type: str, locale: str, tag_ids: list[int], *, preview: bool) 
 
 def feed_chunk_id(key: str, number: int) -> str:
     return f"{key}|{number}"
+
+
+# Search postings (`postings`, written by app/search_index.py, read by app/search.py): per word,
+# translation and visibility class, the sources holding the word, best first (title before text,
+# then newest), SEARCH_CHUNK entries per document and at most SEARCH_SCAN documents (later
+# postings are not stored). A search keeps, per word, the first SEARCH_CHUNK postings the request
+# may see, looked for in at most SEARCH_SCAN chunks: its cost never depends on how many sources
+# hold the word (docs/performance.md, bounded search).
+SEARCH_CHUNK = 200
+SEARCH_SCAN = 4
+
+
+def postings_id(word: str, locale: str, number: int, *, preview: bool) -> str:
+    """The `_id` of chunk `number` of a word's postings (words are `\\w+`: never a `|`)."""
+    return f"{word}|{locale}|{'preview' if preview else 'public'}|{number}"
 
 
 def keyset_filter(

@@ -1,12 +1,16 @@
 """Search (`/api/search`, and `/api/nodes_sources/search` of Roadiz up to 2.7.30) on MongoDB.
 
-Roadiz asks Solr; here the words of every source are materialised at load (app/search_index.py)
-and matched with `$in` on the `search` index. Only published, visible, reachable sources of one
-translation that the request may see (deny realms) are candidates; they are ranked by the number
-of query words they contain (title words count double), then by recency. Highlights wrap the
-matched words in `<span class="solr-highlight">`, cut from the title and text fields (~200
-characters); queries of 3 characters or fewer get `"highlighting": []`, as with Solr.
-"""
+Roadiz asks Solr; here the words of every searchable source (published or previewable, visible,
+reachable, dated) are materialised at load as postings per word, translation and visibility class,
+best first (app/search_index.py). A search reads, per query word, chunks of postings by `_id`
+until it holds SEARCH_CHUNK postings that the request may see (out by now, no denied realm, its
+filters), within SEARCH_SCAN chunks; it ranks those candidates by the weights of the words they
+hold (title words count double), then by recency, and reads only the page's sources by `_id`. So
+its cost is bounded by the index, never by the number of matching sources; `hydra:totalItems` and
+the facets count the candidates (docs/api.md, search; docs/performance.md, bounded search).
+Highlights wrap the matched words in `<span class="solr-highlight">`, cut from the title and
+text fields (~200 characters); queries of 3 characters or fewer get `"highlighting": []`, as
+with Solr."""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ import hashlib
 import html
 import re
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from werkzeug.datastructures import MultiDict
@@ -22,6 +27,7 @@ from app.audience import denied_realm_ids
 from app.errors import BadRequest
 from app.listing import hydra
 from app.listing.params import Page, Params
+from app.query_plan import SEARCH_CHUNK, SEARCH_SCAN, postings_id
 from app.reply import Reply
 from app.request_context import RequestContext
 from app.search_index import fold, text_fields, words
@@ -29,6 +35,7 @@ from app.web_response import ItemDumper
 
 ITEMS_PER_PAGE = 20
 MAX_ITEMS_PER_PAGE = 200  # Roadiz has none; a bound keeps a page's cost bounded
+MAX_WORDS = 20  # distinct words of a query: each costs one postings read per round
 SHORT_QUERY = 3
 SNIPPET = 200
 HIGHLIGHT = '<span class="solr-highlight">{}</span>'
@@ -102,36 +109,80 @@ def highlighting(source: dict[str, Any], wanted: set[str], text_names: list[str]
     return found
 
 
-def _filters(context: RequestContext, params: Params, locale: str) -> dict[str, Any]:
-    query: dict[str, Any] = {"locale": locale, "reachable": True}
-    types = params.all("node_type") + params.all("node_type[]")
-    if types:
-        query["type"] = {"$in": types}
-    tag_names = params.all("tag_name") + params.all("tag_name[]")
-    if tag_names:  # exact translated names of visible tags -> their ids
-        default = context.site.default_translation.locale
-        ids = [t["_id"] for t in context.site.tags if t.get("visible", True)
-               and ((t.get("names") or {}).get(locale) or (t.get("names") or {}).get(default)
-                    or t["slug"]) in tag_names]  # fmt: skip
-        query["node.tag_ids"] = {"$in": ids}
+def _visible_tag_names(context: RequestContext, locale: str) -> dict[int, str]:
+    """Visible tags by id -> their name in `locale` (the default translation's, else the slug)."""
+    default = context.site.default_translation.locale
+    return {
+        t["_id"]: (t.get("names") or {}).get(locale)
+        or (t.get("names") or {}).get(default)
+        or t["slug"]
+        for t in context.site.tags
+        if t.get("visible", True)
+    }
+
+
+def _keep(context: RequestContext, params: Params, locale: str) -> Callable[[dict], bool]:
+    """Whether the request may see a posting's source and its filters keep it: out by now, no
+    realm denied to the request covers it, of a wanted type, carrying a wanted tag."""
+    now = context.visibility.now
+    types = set(params.all("node_type") + params.all("node_type[]"))
+    tag_names = set(params.all("tag_name") + params.all("tag_name[]"))
+    tag_ids = {i for i, name in _visible_tag_names(context, locale).items() if name in tag_names}
     listed = types or [t.name for t in context.site.reachable_types()]
-    denied = denied_realm_ids(context, check_passwords=True, types=listed)
-    if denied:
-        query["node.realm_ids"] = {"$nin": denied}
-    return query
+    denied = set(denied_realm_ids(context, check_passwords=True, types=listed))
+
+    def keep(posting: dict[str, Any]) -> bool:
+        return (
+            posting["published_at"] <= now
+            and not denied.intersection(posting["realm_ids"])
+            and (not types or posting["type"] in types)
+            and (not tag_names or not tag_ids.isdisjoint(posting["tag_ids"]))
+        )
+
+    return keep
 
 
-def _score(source: dict[str, Any], wanted: set[str]) -> tuple[int, float, int]:
-    matched = len(wanted.intersection(source.get("words", ())))
-    in_title = len(wanted.intersection(words(source["title"])))
-    published = source["published_at"].timestamp() if source.get("published_at") else 0.0
-    return (matched + in_title, published, source["_id"])
+def ranked_candidates(
+    context: RequestContext, wanted: list[str], locale: str, keep: Callable[[dict], bool]
+) -> list[dict[str, Any]]:
+    """The candidates of a search, best first: per word, the first SEARCH_CHUNK postings that
+    `keep` keeps, looked for in at most SEARCH_SCAN chunks (one read per round, every word still
+    short at once). A candidate scores the weights of the words whose candidates hold it (title
+    2, text 1); ties go to the newest, then the highest id."""
+    preview = context.visibility.preview
+    kept: dict[str, list[dict[str, Any]]] = {word: [] for word in wanted}
+    open_words = list(wanted)
+    for number in range(SEARCH_SCAN):
+        if not open_words:
+            break
+        ids = {word: postings_id(word, locale, number, preview=preview) for word in open_words}
+        chunks = context.site.generation.postings(sorted(ids.values()))
+        short = []
+        for word in open_words:
+            chunk = chunks.get(ids[word])
+            if chunk is None:  # no (further) postings of the word
+                continue
+            for posting in chunk["entries"]:
+                if len(kept[word]) == SEARCH_CHUNK:
+                    break
+                if keep(posting):
+                    kept[word].append(posting)
+            if len(kept[word]) < SEARCH_CHUNK and chunk["more"]:
+                short.append(word)
+        open_words = short
+    found: dict[int, dict[str, Any]] = {}
+    for postings in kept.values():
+        for posting in postings:
+            hit = found.setdefault(posting["id"], {**posting, "score": 0})
+            hit["score"] += posting["weight"]
+    return sorted(found.values(), key=lambda h: (h["score"], h["published_at"], h["id"]),
+                  reverse=True)  # fmt: skip
 
 
-def _facets(found: list[dict[str, Any]]) -> dict:
-    """Counts of node types and visible tag names (in the source's translation) of every hit."""
-    types = Counter(s["type"] for s in found)
-    tags = Counter(t["name"] for s in found for t in s["node"]["tags"] if t.get("visible", True))
+def _facets(candidates: list[dict[str, Any]], tag_names: dict[int, str]) -> dict:
+    """Counts of node types and visible tag names (in the search's translation) of every hit."""
+    types = Counter(c["type"] for c in candidates)
+    tags = Counter(tag_names[t] for c in candidates for t in c["tag_ids"] if t in tag_names)
 
     def buckets(counts: Counter) -> dict[str, Any]:
         ordered = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -154,20 +205,28 @@ def search(context: RequestContext, path: str, args: MultiDict) -> Reply:
         _integer(params, ("page",), 1, 1, 1_000_000),
         _integer(params, PER_PAGE_NAMES, ITEMS_PER_PAGE, 0, MAX_ITEMS_PER_PAGE),
     )
-    wanted = set(words(text))
-    found = []
+    wanted = sorted(set(words(text)))
+    if len(wanted) > MAX_WORDS:
+        raise BadRequest(f'"search" has {len(wanted)} distinct words; at most {MAX_WORDS}')
+    candidates = []
     if wanted:
-        found = context.site.generation.search_matches(
-            sorted(wanted), _filters(context, params, locale), context.visibility
-        )
-    found.sort(key=lambda s: _score(s, wanted), reverse=True)
+        keep = _keep(context, params, locale)
+        candidates = ranked_candidates(context, wanted, locale, keep)
+    shown = [c["id"] for c in candidates[page.skip : page.skip + page.size]]
+    by_id = {}
+    if shown:
+        by_id = {
+            s["_id"]: s for s in context.site.generation.search_hits(shown, context.visibility)
+        }
+    found = [by_id[i] for i in shown if i in by_id]
+    marked = set(wanted)
     members = []
-    for source in found[page.skip : page.skip + page.size]:
+    for source in found:
         node_type = context.site.node_types[source["type"]]
         dumped = ItemDumper(context, frozenset(node_type.operation_groups()))(source)
         marks: dict | list = []
         if len(text) > SHORT_QUERY:
-            marks = highlighting(source, wanted, text_fields_of(context, source["type"]))
+            marks = highlighting(source, marked, text_fields_of(context, source["type"]))
         seed = f"{path}?{text}#{source['_id']}".encode()
         members.append({
             "@id": f"/.well-known/genid/{hashlib.sha256(seed).hexdigest()[:20]}",
@@ -175,9 +234,10 @@ def search(context: RequestContext, path: str, args: MultiDict) -> Reply:
             "item": dumped,
             "highlighting": marks,
         })  # fmt: skip
-    body = hydra.collection("/api/contexts/SearchResultItem", path, members, len(found),
-                            hydra.view(path, args, page, len(found)), None)  # fmt: skip
-    body["facets"] = _facets(found)
+    total = len(candidates)
+    body = hydra.collection("/api/contexts/SearchResultItem", path, members, total,
+                            hydra.view(path, args, page, total), None)  # fmt: skip
+    body["facets"] = _facets(candidates, _visible_tag_names(context, locale))
     return Reply(body, locale)
 
 

@@ -1,5 +1,6 @@
 """The search token index: normalised, accent-folded words of a source (title, text fields and
-tag names in its translation), materialised at load and matched with `$in` on an index."""
+tag names in its translation), materialised at load as postings (word -> sources, best first)
+that a search reads by `_id` (app/search.py; docs/performance.md, bounded search)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,13 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
+from app.publication import PREVIEW_STATUSES, PUBLIC_STATUSES
+from app.query_plan import SEARCH_CHUNK, SEARCH_SCAN, postings_id
+
 TEXT_FIELD_TYPES = frozenset({"string", "text", "markdown", "rich_text"})
 _WORD = re.compile(r"\w+")
 MIN_WORD = 2
+TITLE_WEIGHT, TEXT_WEIGHT = 2, 1  # a word of the title counts double
 
 
 def fold(text: str) -> str:
@@ -29,7 +34,7 @@ def text_fields(node_type: dict[str, Any]) -> list[str]:
 
 
 def source_words(title: str, texts: Iterable[str | None], tag_names: Iterable[str]) -> list[str]:
-    """The distinct words of a source, sorted (stored as `words`, a multikey index)."""
+    """The distinct words of a source, sorted."""
     found = set(words(title))
     for text in texts:
         if text:
@@ -37,3 +42,64 @@ def source_words(title: str, texts: Iterable[str | None], tag_names: Iterable[st
     for name in tag_names:
         found.update(words(name))
     return sorted(found)
+
+
+def postings_docs(
+    sources: list[dict[str, Any]], node_types: dict[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The `postings` chunks of every (word, translation, visibility class).
+
+    A source is searchable when it is reachable, visible and dated (a search never lists what is
+    not out: `published_at <= now` is decided per request, from the entry). Classes: `public`
+    (published) and `preview` (every status preview shows). A word's postings are ordered as a
+    one-word search ranks them: title matches first, then newest (`published_at`, then `_id`);
+    only the first SEARCH_CHUNK * SEARCH_SCAN are stored, since no search reads further.
+    """
+    searchable = [
+        s
+        for s in sources
+        if s["reachable"] and s["node"]["visible"] and s["published_at"] is not None
+    ]
+    searchable.sort(key=lambda s: (s["published_at"], s["_id"]), reverse=True)
+    stored = SEARCH_CHUNK * SEARCH_SCAN
+    # (word, locale, preview) -> [title postings, text postings, number of postings]
+    heads: dict[tuple[str, str, bool], list[Any]] = {}
+    for source in searchable:
+        status = source["node"]["status"]
+        classes = [preview for preview, statuses in ((False, PUBLIC_STATUSES),
+                   (True, PREVIEW_STATUSES)) if status in statuses]  # fmt: skip
+        if not classes:
+            continue
+        texts = (source["fields"].get(name) for name in text_fields(node_types[source["type"]]))
+        tag_names = (t["name"] for t in source["node"]["tags"])
+        in_title = set(words(source["title"]))
+        for word in source_words(source["title"], texts, tag_names):
+            weight = TITLE_WEIGHT if word in in_title else TEXT_WEIGHT
+            for preview in classes:
+                head = heads.setdefault((word, source["locale"], preview), [[], [], 0])
+                head[2] += 1
+                listed = head[0] if weight == TITLE_WEIGHT else head[1]
+                if len(listed) < stored:
+                    listed.append(_posting(source, weight))
+    docs = []
+    for (word, locale, preview), (titled, other, total) in sorted(heads.items()):
+        postings = (titled + other)[:stored]
+        for number, start in enumerate(range(0, len(postings), SEARCH_CHUNK)):
+            docs.append({
+                "_id": postings_id(word, locale, number, preview=preview),
+                "entries": postings[start : start + SEARCH_CHUNK],
+                "more": start + SEARCH_CHUNK < total,  # later postings exist (stored or not)
+            })  # fmt: skip
+    return docs
+
+
+def _posting(source: dict[str, Any], weight: int) -> dict[str, Any]:
+    """What a search decides per request without reading the source: date, realms, filters."""
+    return {
+        "id": source["_id"],
+        "weight": weight,
+        "published_at": source["published_at"],
+        "type": source["type"],
+        "tag_ids": source["node"]["tag_ids"],
+        "realm_ids": source["node"]["realm_ids"],
+    }

@@ -39,6 +39,7 @@ KINDS = (
     "sources",
     "paths",
     "feeds",
+    "postings",
 )
 
 # Kinds small enough to be read whole, once per site generation and process (Generation.all).
@@ -47,7 +48,7 @@ WHOLE_READ_KINDS = ("translations", "settings", "node_types", "realms", "tags")
 # Projections of listed sources (walker children, breadcrumbs, feed entries): only the item of a
 # response shows its alternates (Link header) and ancestors (breadcrumbs); url aliases are served
 # by `paths`. Sources that will not be expanded leave out their child ids too.
-LISTED = {"alternates": 0, "url_aliases": 0, "node.ancestors": 0, "words": 0}
+LISTED = {"alternates": 0, "url_aliases": 0, "node.ancestors": 0}
 WITHOUT_CHILDREN = {**LISTED, "node.children": 0}
 
 
@@ -245,17 +246,20 @@ class Generation:
         sort = [("published_at", DESCENDING), ("_id", DESCENDING)]
         return [d["published_at"] for d in cursor.sort(sort).hint(index) if d.get("published_at")]
 
-    def search_matches(
-        self, words: list[str], query: dict[str, Any], visibility: Visibility
-    ) -> list[dict[str, Any]]:
-        """Listed sources (visible, published) having any of `words` and matching `query`
-        (translation, types, realms, tags), along the `search` index: the candidates a search
-        ranks. Only what ranking, highlighting and members need is read."""
-        full = combined({"words": {"$in": words}, **query}, source_filter(visibility, listed=True))
-        full = combined(full, {"published_at": {"$lte": visibility.now}})  # out, even in preview
-        # a fresh dict: mongomock adds keys to the projections it is given
-        ranked = {"alternates": 0, "url_aliases": 0, "node.ancestors": 0}  # words kept: ranking
-        return list(self._collection("sources").find(full, ranked).hint("search"))
+    def postings(self, ids: list[str]) -> dict[str, dict[str, Any]]:
+        """Chunks of search postings by `_id` (app/search.py reads one round of words at once)."""
+        cursor = self._collection("postings").find({"_id": {"$in": ids}}).hint(ID_INDEX)
+        return {doc["_id"]: doc for doc in cursor}
+
+    def search_hits(self, source_ids: list[int], visibility: Visibility) -> list[dict[str, Any]]:
+        """The sources of a search page by `_id`, with the listed publication rule again (dated
+        after now never lists, even in preview)."""
+        query = {"_id": {"$in": source_ids}, **source_filter(visibility, listed=True)}
+        query = combined(query, {"published_at": {"$lte": visibility.now}})
+        projection = dict(
+            LISTED
+        )  # a fresh dict: mongomock adds keys to the projections it is given
+        return list(self._collection("sources").find(query, projection).hint(ID_INDEX))
 
     def sources_by_ids(self, source_ids: list[int]) -> list[dict[str, Any]]:
         """Sources by id, whatever their publication (callers apply app.realms.may_see)."""

@@ -111,11 +111,10 @@ def serve_and_measure(
                 if name == "floor" and mode != "warm":
                     continue
                 figures = measure_endpoint(base + path, workers)
-                endpoint = "static floor" if name == "floor" else f"{name} ({mode})"
-                if name not in ("floor", "common_content"):
-                    endpoint = f"web_response {endpoint}"
+                endpoint = report.endpoint_label(name, mode)
                 cmds = counted.get(mode, {}).get(name, {}).get("commands")
-                rows.append({"endpoint": endpoint, "commands": cmds, "errors": 0, **figures})
+                rows.append({"endpoint": endpoint, "name": name, "mode": mode, "commands": cmds,
+                             "errors": 0, **figures})  # fmt: skip
                 rps = "1 request" if figures["rps"] is None else f"{figures['rps']:.0f} req/s"
                 log(f"{report.label(size)}: {endpoint}: {rps}, p50 {figures['p50_ms']:.1f} ms")
     except Exception:
@@ -143,9 +142,9 @@ def bench_size(uri: str, size: int) -> dict[str, Any]:
     urls = endpoints(info["paths"], counted["cold"]["home"]["bytes"])
     rows = serve_and_measure(uri, db, size, "cold", urls, counted)
     rows += serve_and_measure(uri, db, size, "warm", urls, counted)
-    order = [r for r in rows if r["endpoint"].startswith("web_response")]
-    order.sort(key=lambda r: list(info["paths"]).index(r["endpoint"].split()[1]))
-    rows = order + [r for r in rows if r not in order]
+    names = [*info["paths"], "common_content", *commands.READ_SURFACE, "floor"]
+    modes = ("cold", "warm")
+    rows.sort(key=lambda r: (names.index(r["name"]), modes.index(r["mode"])))
     client = pymongo.MongoClient(uri)
     client.drop_database(db)
     client.close()

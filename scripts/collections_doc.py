@@ -186,6 +186,19 @@ now that the request may see (excluded source and denied realms left out) and re
 only while it lacks entries (`more`); entries without an embedded source are read from `sources`
 by `_id` `$in`. So a feed costs one lookup by `_id` whatever the size of the site
 (docs/performance.md, bounded feeds).""",
+    "postings": """\
+Search postings (app/search_index.py): for each word (lower case, accents removed, 2 characters or
+more) of the title, text fields and tag names of a searchable source (reachable, visible, dated),
+per locale and visibility class (`public`: published; `preview`: every status preview shows), the
+sources holding it, best first: title matches, then text matches, each newest first
+(`published_at`, then `_id`). `_id` is `<word>|<locale>|<class>|<chunk number>`; chunks hold 200
+entries and at most 4 are stored (`more`: later postings exist, stored or not). Each entry carries
+the source `id`, its `weight` for the word (2 in the title, 1 elsewhere), `published_at`, `type`,
+`tag_ids` and `realm_ids`: what a search decides per request. A search reads chunk 0 of every query
+word in one `_id` `$in`, keeps per word the first 200 entries the request may see and reads the
+next chunk of a word only while it has fewer (at most 4 rounds), ranks those candidates and reads
+the page's sources from `sources` by `_id` `$in`. So a search costs what its words' first chunks
+weigh, whatever the number of sources holding them (docs/performance.md, bounded search).""",
 }
 
 # The example documents shown: (collection, _id) per section, in order.
@@ -201,6 +214,7 @@ EXAMPLES: dict[str, list[Any]] = {
     "sources": [1101],
     "paths": ["/about", "/old-about"],
     "feeds": ["Article|fr|1|public|0"],
+    "postings": ["quartet|en|public|0"],
 }
 
 

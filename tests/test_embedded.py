@@ -91,8 +91,8 @@ def test_a_generation_reads_the_same_on_both(databases):
                                                                       "$options": "i"}},
                                         visibility, sort=[("node.position", -1), ("_id", -1)],
                                         skip=1, limit=3, index="position"),
-                generation.search_matches(["jazz", "market"], {"locale": "en",
-                                                               "reachable": True}, visibility),
+                generation.postings(["jazz|en|public|0", "market|en|preview|0", "none|en|public|0"]),
+                generation.search_hits([2101, 6201, 6501, 3201, 99999], visibility),
             ]
         )  # fmt: skip
     assert reads[0] == reads[1]
