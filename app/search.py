@@ -147,10 +147,12 @@ def ranked_candidates(
 ) -> list[dict[str, Any]]:
     """The candidates of a search, best first: per word, the first SEARCH_CHUNK postings that
     `keep` keeps, looked for in at most SEARCH_SCAN chunks (one read per round, every word still
-    short at once). A candidate scores the weights of the words whose candidates hold it (title
-    2, text 1); ties go to the newest, then the highest id."""
+    short at once). A candidate scores the weights (title 2, text 1) of the words whose postings
+    read hold it (kept or not: a chunk read counts whole); ties go to the newest, then the
+    highest id."""
     preview = context.visibility.preview
     kept: dict[str, list[dict[str, Any]]] = {word: [] for word in wanted}
+    weights: dict[int, int] = {}
     open_words = list(wanted)
     for number in range(SEARCH_SCAN):
         if not open_words:
@@ -163,18 +165,13 @@ def ranked_candidates(
             if chunk is None:  # no (further) postings of the word
                 continue
             for posting in chunk["entries"]:
-                if len(kept[word]) == SEARCH_CHUNK:
-                    break
-                if keep(posting):
+                weights[posting["id"]] = weights.get(posting["id"], 0) + posting["weight"]
+                if len(kept[word]) < SEARCH_CHUNK and keep(posting):
                     kept[word].append(posting)
             if len(kept[word]) < SEARCH_CHUNK and chunk["more"]:
                 short.append(word)
         open_words = short
-    found: dict[int, dict[str, Any]] = {}
-    for postings in kept.values():
-        for posting in postings:
-            hit = found.setdefault(posting["id"], {**posting, "score": 0})
-            hit["score"] += posting["weight"]
+    found = {p["id"]: {**p, "score": weights[p["id"]]} for ps in kept.values() for p in ps}
     return sorted(found.values(), key=lambda h: (h["score"], h["published_at"], h["id"]),
                   reverse=True)  # fmt: skip
 
