@@ -35,7 +35,7 @@ from app.web_response import ItemDumper
 
 ITEMS_PER_PAGE = 20
 MAX_ITEMS_PER_PAGE = 200  # Roadiz has none; a bound keeps a page's cost bounded
-MAX_WORDS = 20  # distinct words of a query: each costs one postings read per round
+MAX_WORDS = 10  # distinct words of a query: each costs 1 to SEARCH_SCAN postings reads
 SHORT_QUERY = 3
 SNIPPET = 200
 HIGHLIGHT = '<span class="solr-highlight">{}</span>'
@@ -146,34 +146,30 @@ def ranked_candidates(
     context: RequestContext, wanted: list[str], locale: str, keep: Callable[[dict], bool]
 ) -> list[dict[str, Any]]:
     """The candidates of a search, best first: per word, the first SEARCH_CHUNK postings that
-    `keep` keeps, looked for in at most SEARCH_SCAN chunks (one read per round, every word still
-    short at once). A candidate scores the weights (title 2, text 1) of the words whose postings
-    read hold it (kept or not: a chunk read counts whole); ties go to the newest, then the
-    highest id."""
+    `keep` keeps, looked for in at most SEARCH_SCAN chunks, each read by `_id` (the one filter
+    every engine decides in its index, FerretDB 1.24 included). A candidate scores the weights
+    (title 2, text 1) of the words whose postings read hold it (kept or not: a chunk read counts
+    whole); ties go to the newest, then the highest id."""
     preview = context.visibility.preview
-    kept: dict[str, list[dict[str, Any]]] = {word: [] for word in wanted}
+    found: dict[int, dict[str, Any]] = {}
     weights: dict[int, int] = {}
-    open_words = list(wanted)
-    for number in range(SEARCH_SCAN):
-        if not open_words:
-            break
-        ids = {word: postings_id(word, locale, number, preview=preview) for word in open_words}
-        chunks = context.site.generation.postings(sorted(ids.values()))
-        short = []
-        for word in open_words:
-            chunk = chunks.get(ids[word])
+    for word in wanted:
+        kept = 0
+        for number in range(SEARCH_SCAN):
+            chunk = context.site.generation.postings(
+                postings_id(word, locale, number, preview=preview)
+            )
             if chunk is None:  # no (further) postings of the word
-                continue
+                break
             for posting in chunk["entries"]:
                 weights[posting["id"]] = weights.get(posting["id"], 0) + posting["weight"]
-                if len(kept[word]) < SEARCH_CHUNK and keep(posting):
-                    kept[word].append(posting)
-            if len(kept[word]) < SEARCH_CHUNK and chunk["more"]:
-                short.append(word)
-        open_words = short
-    found = {p["id"]: {**p, "score": weights[p["id"]]} for ps in kept.values() for p in ps}
-    return sorted(found.values(), key=lambda h: (h["score"], h["published_at"], h["id"]),
-                  reverse=True)  # fmt: skip
+                if kept < SEARCH_CHUNK and keep(posting):
+                    found.setdefault(posting["id"], posting)
+                    kept += 1
+            if kept == SEARCH_CHUNK or not chunk["more"]:
+                break
+    ranked = [{**posting, "score": weights[i]} for i, posting in found.items()]
+    return sorted(ranked, key=lambda h: (h["score"], h["published_at"], h["id"]), reverse=True)
 
 
 def _facets(candidates: list[dict[str, Any]], tag_names: dict[int, str]) -> dict:

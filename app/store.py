@@ -246,10 +246,9 @@ class Generation:
         sort = [("published_at", DESCENDING), ("_id", DESCENDING)]
         return [d["published_at"] for d in cursor.sort(sort).hint(index) if d.get("published_at")]
 
-    def postings(self, ids: list[str]) -> dict[str, dict[str, Any]]:
-        """Chunks of search postings by `_id` (app/search.py reads one round of words at once)."""
-        cursor = self._collection("postings").find({"_id": {"$in": ids}}).hint(ID_INDEX)
-        return {doc["_id"]: doc for doc in cursor}
+    def postings(self, chunk_id: str) -> dict[str, Any] | None:
+        """One chunk of a word's search postings (app/search_index.py), by `_id`."""
+        return self._one("postings", {"_id": chunk_id}, ID_INDEX)
 
     def search_hits(self, source_ids: list[int], visibility: Visibility) -> list[dict[str, Any]]:
         """The sources of a search page by `_id`, with the listed publication rule again (dated

@@ -14,13 +14,17 @@ FLOOR_SHARE = 0.5
 
 # Endpoints of the Roadiz read surface (bench/commands.py READ_SURFACE) and the most database
 # commands one request may send, whatever the size of the site: a collection page by number reads
-# its page and counts its matches; an archive reads the publication dates once; a search reads the
-# postings of its words (one round, and one more per further chunk its filters make it scan, at
-# most SEARCH_SCAN) and then the page's sources by `_id` (app/search.py).
+# its page and counts its matches; an archive reads the publication dates once; a search reads
+# 1 to SEARCH_SCAN postings chunks per word of its query (2 words: `river bridge`), then the page's
+# sources by `_id` (app/search.py).
+SEARCH_WORDS = 2
 READ_SURFACE_COMMANDS = {
     "collection": (2, "page + count"),
     "archives": (1, "the publication dates"),
-    "search": (SEARCH_SCAN + 1, f"{SEARCH_SCAN} postings rounds + the page"),
+    "search": (
+        SEARCH_WORDS * SEARCH_SCAN + 1,
+        f"{SEARCH_WORDS} words x {SEARCH_SCAN} chunks + page",
+    ),
 }
 
 

@@ -194,11 +194,11 @@ sources holding it, best first: title matches, then text matches, each newest fi
 (`published_at`, then `_id`). `_id` is `<word>|<locale>|<class>|<chunk number>`; chunks hold 200
 entries and at most 4 are stored (`more`: later postings exist, stored or not). Each entry carries
 the source `id`, its `weight` for the word (2 in the title, 1 elsewhere), `published_at`, `type`,
-`tag_ids` and `realm_ids`: what a search decides per request. A search reads chunk 0 of every query
-word in one `_id` `$in`, keeps per word the first 200 entries the request may see and reads the
-next chunk of a word only while it has fewer (at most 4 rounds), ranks those candidates and reads
-the page's sources from `sources` by `_id` `$in`. So a search costs what its words' first chunks
-weigh, whatever the number of sources holding them (docs/performance.md, bounded search).""",
+`tag_ids` and `realm_ids`: what a search decides per request. A search reads chunk 0 of each query
+word by `_id`, keeps per word the first 200 entries the request may see and reads the word's next
+chunk only while it has fewer (at most 4 chunks), ranks those candidates and reads the page's
+sources from `sources` by `_id` `$in`. So a search costs what its words' first chunks weigh,
+whatever the number of sources holding them (docs/performance.md, bounded search).""",
 }
 
 # The example documents shown: (collection, _id) per section, in order.

@@ -101,3 +101,25 @@ def test_the_explain_is_cut_to_what_matters():
     assert "serverInfo" not in text and '"IXSCAN"' in text
     assert '"... 3 more"' in text and "7" not in text.replace("... 3 more", "")
     assert render_explain(plan, lines=3).splitlines()[-1].startswith("... (")
+
+
+def test_read_surface_commands_are_bounded_by_a_constant_at_every_size():
+    read = {"collection": (2, 0), "archives": (1, 0), "search": (3, 0)}
+    results = {"sizes": {"1000": size(P50, 1500.0, {**COMMANDS, **read}),
+                         "2000": size(P50, 1500.0, {**COMMANDS, **read,
+                                                    "search": (10, 0)})}}  # fmt: skip
+    found = verdicts(results)
+    assert found["db commands collection <= 2 (page + count), any size"] == (
+        True, "2 at 1k, 2 at 2k <= 2"
+    )  # fmt: skip
+    assert found["db commands archives <= 1 (the publication dates), any size"][0] is True
+    assert found["db commands search <= 9 (2 words x 4 chunks + page), any size"] == (
+        False, "3 at 1k, 10 at 2k <= 9"
+    )  # fmt: skip
+
+
+def test_read_surface_endpoints_are_named_without_web_response():
+    assert report.endpoint_label("search", "cold") == "search (cold)"
+    assert report.endpoint_label("common_content", "warm") == "common_content (warm)"
+    assert report.endpoint_label("deep_page", "cold") == "web_response deep_page (cold)"
+    assert report.endpoint_label("floor", "warm") == "static floor"

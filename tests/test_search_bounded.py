@@ -74,9 +74,9 @@ def reads(bounded, monkeypatch):
     log: list[tuple[str, list]] = []
     postings, hits = Generation.postings, Generation.search_hits
 
-    def record_postings(self, ids):
-        log.append(("postings", list(ids)))
-        return postings(self, ids)
+    def record_postings(self, chunk_id):
+        log.append(("postings", chunk_id))
+        return postings(self, chunk_id)
 
     def record_hits(self, ids, visibility):
         log.append(("sources", list(ids)))
@@ -132,8 +132,8 @@ def test_a_word_held_by_more_sources_than_kept_gives_the_first_page_of_the_full_
     assert members(bounded, "search=lantern&itemsPerPage=2&page=2") == [lantern(5)]
     # chunk 0 held one visible posting: chunk 1 was read, then only the page's two sources
     assert reads[:3] == [
-        ("postings", ["lantern|en|public|0"]),
-        ("postings", ["lantern|en|public|1"]),
+        ("postings", "lantern|en|public|0"),
+        ("postings", "lantern|en|public|1"),
         ("sources", [70091, 70041]),
     ]
 
@@ -156,7 +156,7 @@ def test_filters_keep_looking_through_the_stored_chunks(bounded, reads):
     # L7, the only Jazz-tagged source holding the word, is in chunk 2: the third round finds it
     assert members(bounded, "search=lantern&tag_name=Jazz") == [lantern(7)]
     assert [r for r in reads if r[0] == "postings"] == [
-        ("postings", [f"lantern|en|public|{n}"]) for n in range(SCAN)
+        ("postings", f"lantern|en|public|{n}") for n in range(SCAN)
     ]
     # the about page holds it too, but after the stored postings: beyond what a search reads
     assert members(bounded, "search=lantern&node_type=Page") == []
