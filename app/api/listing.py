@@ -66,7 +66,8 @@ def document_collection(query: dict[str, Any]) -> Response:
 
 SEARCH_PARAMETERS = [
     {"name": "search", "in": "query", "required": True, "schema": {"type": "string"},
-     "description": "Words to find (titles, text fields, tag names)"},
+     "description": f"Words to find (titles, text fields, tag names); at most {search.MAX_WORDS} "
+                    "distinct words"},
     {"name": "_locale", "in": "query", "required": False, "schema": {"type": "string"},
      "description": "Translation (default: the default translation)"},
     {"name": "page", "in": "query", "required": False,
@@ -86,7 +87,8 @@ SEARCH_PARAMETERS = [
 @blp.arguments(Query, location="query")
 @blp.doc(summary="Full-text search of published pages (Roadiz 2.7.31)", operationId="search",
          description="Published, visible pages matching the words of `search` (titles, text "
-         "fields, tag names), ranked by matches then recency, with highlighting and facets.",
+         "fields, tag names), ranked by matches then recency, with highlighting and facets. "
+         "Each word contributes at most its 200 best results that the request may see.",
          parameters=SEARCH_PARAMETERS)  # fmt: skip
 def search_get(query: dict[str, Any]) -> Response:
     path, args = request.path, request_args()
