@@ -253,8 +253,11 @@ class Generation:
     def search_hits(self, source_ids: list[int], visibility: Visibility) -> list[dict[str, Any]]:
         """The sources of a search page by `_id`, with the listed publication rule again (dated
         after now never lists, even in preview)."""
-        query = {"_id": {"$in": source_ids}, **source_filter(visibility, listed=True)}
-        query = combined(query, {"published_at": {"$lte": visibility.now}})
+        query = {
+            "_id": {"$in": source_ids},
+            **source_filter(visibility, listed=True),
+            "published_at": {"$lte": visibility.now},  # the public rule's, or preview's bound
+        }
         projection = dict(
             LISTED
         )  # a fresh dict: mongomock adds keys to the projections it is given
