@@ -69,7 +69,6 @@ SHAPES: dict[str, type[Schema]] = {
     "CommonContent": shapes.CommonContentSchema,
     "NodeSourceCollection": shapes.NodeSourceCollectionSchema,
     "NodeResource": shapes.NodeResourceSchema,
-    "DocumentResource": shapes.DocumentResourceSchema,
     "RealmResource": shapes.RealmResourceSchema,
     "Redirection": shapes.RedirectionSchema,
     "Problem": shapes.ProblemSchema,
