@@ -171,7 +171,8 @@ def test_null_document_fields_are_omitted_inside_node_sources(custom):
          "imageAverageColor": "#ffffff", "filename": "notes", "id": 43, "folders": []},
     ]  # fmt: skip
     # /api/documents: the same rules, without filename, id nor the default average colour
-    listed = {d["@id"]: d for d in custom.get("/api/documents?itemsPerPage=50").json["hydra:member"]}
+    members = custom.get("/api/documents?itemsPerPage=50").json["hydra:member"]
+    listed = {d["@id"]: d for d in members}
     assert listed["/api/documents/41"] == {
         "@id": "/api/documents/41", "@type": "Document", "relativePath": "g7/minutes.pdf",
         "type": "pdf", "processable": False, "mimeType": "application/pdf", "mediaDuration": 0,
