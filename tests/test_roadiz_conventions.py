@@ -179,7 +179,8 @@ def test_null_document_fields_are_omitted_inside_node_sources(custom):
         "folders": [],
     }  # fmt: skip
     assert custom.get("/api/documents/41").json == {
-        "@context": "/api/contexts/Document", **listed["/api/documents/41"]
+        "@context": "/api/contexts/Document",
+        **listed["/api/documents/41"],
     }
 
 
