@@ -54,6 +54,9 @@ TYPE_PROPERTIES = {
 DATE_PROPERTIES = frozenset({"publishedAt"})
 BOOLEAN_PROPERTIES = frozenset({"visible", "defaultTranslation", "available", "processable",
                                 "hidingBlocks", "noIndex"})  # fmt: skip
+# Ranges of node type fields by field type; other types are strings (or lists, JSON).
+FIELD_RANGES = {"datetime": "xsd:dateTime", "date": "xsd:date", "boolean": "xsd:boolean",
+                "integer": "xsd:integer", "decimal": "xsd:decimal"}  # fmt: skip
 INTEGER_PROPERTIES = frozenset({"imageWidth", "imageHeight", "mediaDuration", "year", "maxAge",
                                 "position", "childrenCount", "level", "maxLevel"})  # fmt: skip
 
@@ -91,12 +94,19 @@ def _range(name: str) -> str:
     return "xsd:string"
 
 
-def _class(short_name: str, properties: list[str], collection: str | None) -> dict[str, Any]:
+def _class(
+    short_name: str,
+    properties: list[str],
+    collection: str | None,
+    ranges: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    ranges = ranges or {}
     supported = [
         {
             "@type": "hydra:SupportedProperty",
             "hydra:property": {"@id": f"#{short_name}/{name}", "@type": "rdf:Property",
-                               "label": name, "domain": f"#{short_name}", "range": _range(name)},
+                               "label": name, "domain": f"#{short_name}",
+                               "range": ranges.get(name) or _range(name)},
             "hydra:title": name,
             "hydra:required": False,
             "hydra:readable": True,
@@ -134,7 +144,15 @@ def documentation(
     for node_type in site.node_types.values():
         fields = [f.key for f in node_type.fields if f.key not in SOURCE_PROPERTIES]
         properties[node_type.name] = [*SOURCE_PROPERTIES, *fields]
-    classes = [_class(name, keys, paths.get(name)) for name, keys in properties.items()]
+    ranges = {
+        node_type.name: {
+            f.key: FIELD_RANGES[f.type] for f in node_type.fields if f.type in FIELD_RANGES
+        }
+        for node_type in site.node_types.values()
+    }
+    classes = [
+        _class(name, keys, paths.get(name), ranges.get(name)) for name, keys in properties.items()
+    ]
     entry = _class("Entrypoint", entrypoint_keys(site), None)
     for supported in entry["hydra:supportedProperty"]:
         link = supported["hydra:property"]

@@ -79,6 +79,11 @@ def test_api_documentation_names_every_property_as_the_contexts_expand_it(client
     supported = classes["#WebResponse"]["hydra:supportedProperty"]
     web_response = {p["hydra:property"]["@id"] for p in supported}
     assert {"#WebResponse/item", "#WebResponse/maxAge", "#WebResponse/fooBar"} <= web_response
+    page = {
+        p["hydra:title"]: p["hydra:property"] for p in classes["#Page"]["hydra:supportedProperty"]
+    }
+    assert page["sticky"]["range"] == "xsd:boolean"  # a boolean field
+    assert page["publishedAt"]["range"] == "xsd:dateTime"
     context = client.get("/api/contexts/Page").json["@context"]
     assert context["Page"] == {"@context": {"@vocab": VOCAB + "Page/",
                                             "publishedAt": {"@type": "xsd:dateTime"},

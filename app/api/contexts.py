@@ -42,11 +42,15 @@ def entrypoint() -> Response:
 @hydra_blp.route("/docs.jsonld")
 def documentation() -> Response:
     config = current_app.config
-    description = config.get("API_DESCRIPTION", "A read-only JSON-LD API")
+    site = current_site()
     vocab = vocabulary(config["VOCAB_BASE"])
-    transformer = current_app.extensions["cms.transformer"]
-    extra = list(getattr(transformer, "openapi_properties", None) or ())
-    document = hydra.documentation(current_site(), config["API_TITLE"], description, vocab, extra)
+    document = site.cache.get(("docs.jsonld", vocab))
+    if document is None:  # built once per site generation, from its node types
+        description = config.get("API_DESCRIPTION", "A read-only JSON-LD API")
+        transformer = current_app.extensions["cms.transformer"]
+        extra = list(getattr(transformer, "openapi_properties", None) or ())
+        document = hydra.documentation(site, config["API_TITLE"], description, vocab, extra)
+        site.cache[("docs.jsonld", vocab)] = document
     response = json_response(document, mimetype=LD_JSON)
     response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
     return response
