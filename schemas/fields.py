@@ -126,6 +126,13 @@ def document_schema(groups: frozenset[str]) -> type[Schema]:
     return _document_schema("document_display" in groups)
 
 
+@cache  # one class
+def folder_schema() -> type[Schema]:
+    """A document's folder (`document_folders`); the fixture format has none: always `[]`."""
+    declared = {"slug": fields.String(), "visible": fields.Boolean(), "name": fields.String()}
+    return shape(declared, "FolderSchema")
+
+
 DOCUMENT_OPTIONAL = ("mimeType", "imageWidth", "imageHeight", "alt")
 
 
@@ -151,7 +158,7 @@ def _document_schema(display: bool) -> type[Schema]:
             alt=fields.String(),
             filename=fields.String(),
             id=fields.Integer(),
-            folders=fields.List(fields.Dict()),
+            folders=fields.List(fields.Nested(folder_schema())),
         )
     name = "DocumentSchema" if display else "DocumentLinkSchema"
     # unknown size or type, and an empty alt text (decorative): omitted

@@ -207,9 +207,13 @@ def test_openapi_documents_the_document_and_tag_conventions(client):
     schemas = client.get("/api/docs.json").json["components"]["schemas"]
     document = schemas["Document"]
     assert "private" not in document["properties"]
-    for name in ("type", "processable", "mediaDuration", "imageAverageColor", "filename", "id",
+    for name in ("type", "processable", "mediaDuration", "imageAverageColor", "filename",
                  "folders", "relativePath"):  # fmt: skip
         assert name in document["properties"] and name in document["required"], name
+    # `id` and `@id` are both `id` in generated clients: `id` is the additional properties
+    assert "id" not in document["properties"]
+    assert document["description"] == "Also carries `@type`: always `Document`; `id`: integer."
+    assert document["properties"]["folders"]["items"] == {"$ref": "#/components/schemas/Folder"}
     for name in ("mimeType", "imageWidth", "imageHeight", "alt"):  # omitted when null
         assert name in document["properties"] and name not in document["required"], name
     tag = schemas["Tag"]
