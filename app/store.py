@@ -18,6 +18,7 @@ from app.publication import PREVIEW_STATUSES, Visibility, source_filter
 from app.query_plan import (
     ID_INDEX,
     INDEXES,
+    calendar_id,
     combined,
     feed_chunk_id,
     feed_key,
@@ -40,6 +41,7 @@ KINDS = (
     "paths",
     "feeds",
     "children",
+    "calendars",
 )
 
 # Kinds small enough to be read whole, once per site generation and process (Generation.all).
@@ -211,6 +213,7 @@ class Generation:
         index: str,
         after: tuple[Any, int] | None = None,
         keyset: bool = False,
+        counted: bool = True,
     ) -> tuple[list[dict[str, Any]], int | None]:
         """One page of the sources matching `query` (compiled from a collection's filters by
         app/listing) that `visibility` may see, and their total, counted on `index`, the index
@@ -219,7 +222,8 @@ class Generation:
         With `keyset` (a keyset cursor, app/keyset.py), the page starts after `after` (the sort
         values of the previous page's last member; None: the first page) instead of skipping
         `skip` members, and the total is not counted (None): a deep page costs what the first
-        costs."""
+        costs. Without `counted` (the caller knows the total: app/listing/calendar.py), the
+        total is None too."""
         query = combined(query, source_filter(visibility))
         page_query = query
         if after is not None:
@@ -230,7 +234,7 @@ class Generation:
             cursor = self._collection("sources").find(page_query, LISTED, batch_size=limit + 1)
             cursor = cursor.sort(sort).hint(index)
             page = list((cursor if keyset else cursor.skip(skip)).limit(limit))
-        if keyset:
+        if keyset or not counted:
             return page, None
         # the date index of the same kind bounds a count best: it decides published_at <= now too
         counted = "feed" if index in ("feed", "position", "type_id") else "status_published"
@@ -245,6 +249,20 @@ class Generation:
         cursor = self._collection("sources").find(query, {"_id": 0, "published_at": 1})
         sort = [("published_at", DESCENDING), ("_id", DESCENDING)]
         return [d["published_at"] for d in cursor.sort(sort).hint(index) if d.get("published_at")]
+
+    def calendar(self, node_type: str, locale: str, visibility: Visibility) -> dict[str, Any]:
+        """The materialised calendar of a type (or ALL_TYPES) in a translation for the request's
+        visibility class; an empty one when no source is in it."""
+        key = calendar_id(node_type, locale, preview=visibility.preview)
+        found = self._one("calendars", {"_id": key}, ID_INDEX)
+        return found or {"_id": key, "months": [], "undated": []}
+
+    def count_scheduled(self, query: dict[str, Any], visibility: Visibility, *, index: str) -> int:
+        """Sources matching `query` whose status `visibility` shows but whose publication is
+        still to come (published_at > now): the few a calendar counts that are not out yet."""
+        statuses = {"node.status": {"$in": list(visibility.statuses())}}
+        future = combined(query, {**statuses, "published_at": {"$gt": visibility.now}})
+        return self._collection("sources").count_documents(future, hint=index)
 
     def search_matches(
         self, words: list[str], query: dict[str, Any], visibility: Visibility

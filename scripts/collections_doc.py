@@ -191,6 +191,17 @@ now that the request may see (excluded source and denied realms left out) and re
 only while it lacks entries (`more`); entries without an embedded source are read from `sources`
 by `_id` `$in`. So a feed costs one lookup by `_id` whatever the size of the site
 (docs/performance.md, bounded feeds).""",
+    "calendars": """\
+Materialised calendars (app/fixture/calendars.py): for each node type and translation, and for each
+translation across types (`*`), and each visibility class (`public`: published; `preview`: every
+status preview shows), the months that have dated sources, newest first, with per realm set
+(`realm_ids`) the number of sources (`count`) and their earliest and latest `published_at` (`first`,
+`last`), and the undated sources per realm set (`undated`). `_id` is `<type>|<locale>|<class>`.
+Archives and the `hydra:totalItems` of collections without filters (`/api/articles/archives`,
+`/api/articles`) read one calendar by `_id` instead of every matching source: a month is listed when
+an allowed realm set has `first <= now`, and the total is the allowed counts minus the sources still
+to come, which one indexed count reads only when an allowed `last` is after now. Filtered requests
+query `sources` (docs/performance.md, bounded counts and archives).""",
     "children": f"""\
 The walker children of a listing node that has more than {CHILDREN_EMBEDDED} of them (a blog of
 thousands of articles), by position: `{{_id: <node id>, ids: [...]}}`. Its sources have
@@ -215,6 +226,7 @@ EXAMPLES: dict[str, list[Any]] = {
     "sources": [1101],
     "paths": ["/about", "/old-about"],
     "feeds": ["Article|fr|1|public|0"],
+    "calendars": ["Article|en|public"],
     "children": [],  # the demo site has no listing node that large
 }
 
