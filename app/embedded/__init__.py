@@ -1,17 +1,21 @@
-"""The embedded store: mongomock, with hash indexes so that a query reads what it returns.
+"""The embedded store: mongomock, with hash indexes and compiled filters on site generations.
 
-mongomock evaluates every query by testing each document of the collection; a request of a site
-of 1,000 sources then spends most of its time there. Here the collections of site generations
-(`<kind>_v<N>`, written once by the loader, then only read and dropped) get, on their first read,
-a hash index per equality prefix of the store's indexes (app.store.INDEXES) and the `_id` lookup;
-a query whose filter binds such a prefix by equality or `$in` tests only the documents of its
-buckets, with mongomock's own matching, sorting and projection, so results are unchanged. Other
-collections (the live pointer) and other filters are read as mongomock reads them.
+mongomock evaluates every query by testing each document of the collection with its generic
+matcher; a request of a site of 1,000 sources then spends most of its time there. Here the
+collections of site generations (`<kind>_v<N>`, written once by the loader, then only read and
+dropped) are read differently, with the same answers:
 
-Results are copied once, not twice: mongomock copies each document for the projection, then again
-to make its dates time-zone aware (the client is tz_aware); here documents without a projection, or
-with an exclusion projection, are handed to that second pass, which rebuilds every dict and list,
-so callers still get documents of their own.
+- candidates: on their first read, a hash index per equality prefix of the store's indexes
+  (app.query_plan.INDEXES) and the `_id` lookup; a query whose filter binds such prefixes by
+  equality or `$in` tests only the documents of the smallest set of buckets;
+- matching: the filter compiled once per query (app/embedded/matching.py), deciding as
+  mongomock's `filter_applies` does, which still tests what the compiled test does not model;
+- results (app/embedded/cursor.py): sorted with mongomock's keys, cut to skip and limit, then
+  copied once (projection and time-zone aware dates in one pass; mongomock copies every match
+  twice), so callers still get documents of their own.
+
+Other collections (the live pointer) are plain mongomock. tests/test_embedded.py checks every
+read of a crawl of the demo site, and the matcher document by document, against mongomock.
 """
 
 from __future__ import annotations
@@ -19,13 +23,14 @@ from __future__ import annotations
 import functools
 import logging
 import re
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Hashable
 from typing import Any
 
 import mongomock
-from mongomock import filtering
 from mongomock.filtering import filter_applies
 
+from app.embedded.cursor import GenerationCursor, copier, sort_documents
+from app.embedded.matching import compile_filter
 from app.query_plan import INDEXES
 
 # Source documents (all translations, blocks included) up to which the embedded store is meant:
@@ -71,7 +76,7 @@ def _prefixes(kind: str) -> tuple[tuple[str, ...], ...]:
         for length in range(1, len(keys) + 1)
         if keys[length - 1][0] != "_id"
     }
-    return (("_id",), *sorted(found, key=len, reverse=True))
+    return (("_id",), *sorted(found, key=lambda fields: (-len(fields), fields)))
 
 
 def _values(condition: Any) -> list[Hashable] | None:
@@ -95,38 +100,47 @@ def _lookup(document: dict[str, Any], field: str) -> Any:
 
 
 class IndexedCollection(mongomock.Collection):
-    """A generation collection: candidates from hash indexes, then mongomock's own matching."""
+    """A generation collection: candidates from hash indexes, compiled filters, one copy."""
 
-    def _iter_documents(self, filter):  # noqa: A002, ANN001 - mongomock's signature
-        candidates = self._candidates(filter or {})
+    def find(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201 - mongomock's signature
+        cursor = super().find(*args, **kwargs)
+        cursor.__class__ = GenerationCursor
+        return cursor
+
+    def read(
+        self, spec: dict[str, Any], sort: Any, projection: Any, skip: int, limit: int | None
+    ) -> list[dict[str, Any]] | None:
+        """What mongomock's cursor computes for these arguments (its spec already has naive
+        dates), or None when a shape is not modelled here (the cursor then asks mongomock)."""
+        if not self.codec_options.tz_aware:
+            return None
+        documents = sort_documents(self._iter_documents(spec), sort)
+        if documents is None:
+            return None
+        documents = documents[skip:]
+        if limit:
+            documents = documents[: abs(limit)]
+        copy = copier(self, projection)
+        return [copy(document) for document in documents]
+
+    def _iter_documents(self, filter):  # noqa: A002, ANN001, ANN202 - mongomock's signature
+        filter_ = filter or {}
+        test = compile_filter(filter_)
+        candidates = self._candidates(filter_)
         if candidates is None:
-            return super()._iter_documents(filter)
-        return (document for document in candidates if filter_applies(filter, document))
+            if test is None or self._store.is_empty:  # mongomock validates the filter then
+                return list(super()._iter_documents(filter))
+            candidates = self._store._documents.values()
+        if test is None:
+            return [document for document in candidates if filter_applies(filter_, document)]
+        return [document for document in candidates if test(document)]
 
-    def _get_dataset(self, spec, sort, fields, as_class) -> Iterator[Any]:  # noqa: ANN001
-        if not self.codec_options.tz_aware or as_class is not dict:
-            yield from super()._get_dataset(spec, sort, fields, as_class)
-            return
-        dataset: Iterable[dict[str, Any]] = self._iter_documents(spec)
-        keys = list(sort.items() if isinstance(sort, dict) else sort or [])
-        for key, direction in reversed(keys):
-            if key.startswith("$"):
-                yield from super()._get_dataset(spec, sort, fields, as_class)
-                return
-            dataset = sorted(
-                dataset,
-                key=lambda document, k=key: filtering.resolve_sort_key(k, document),
-                reverse=direction < 0,
-            )
-        excluded = _exclusions(fields)
-        for document in dataset:
-            if excluded is None:
-                yield self._copy_only_fields(document, fields, as_class)
-            else:  # the time-zone pass of the cursor copies it
-                yield _without(document, excluded) if excluded else document
-
-    def _candidates(self, filter_: dict[str, Any]) -> Iterable[dict[str, Any]] | None:
+    def _candidates(self, filter_: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """The documents of the buckets of the indexed prefix that `filter_` binds with the
+        fewest documents, in insertion order (as mongomock reads); None when none is bound."""
         kind = GENERATION_COLLECTION.fullmatch(self.name)["kind"]
+        best: list[list[tuple[int, dict[str, Any]]]] | None = None
+        best_size = 0
         for fields in _prefixes(kind):
             accepted = [_values(filter_[f]) if f in filter_ else None for f in fields]
             if any(values is None for values in accepted):
@@ -137,11 +151,19 @@ class IndexedCollection(mongomock.Collection):
             keys = [()]
             for values in accepted:
                 keys = [(*key, value) for key in keys for value in dict.fromkeys(values)]
-            found = [entry for key in keys for entry in index.get(key, ())]
-            if len(keys) > 1:
-                found.sort(key=lambda entry: entry[0])  # insertion order, as mongomock reads
-            return [document for _, document in found]
-        return None
+            buckets = [index[key] for key in keys if key in index]
+            size = sum(len(bucket) for bucket in buckets)
+            if best is None or size < best_size:
+                best, best_size = buckets, size
+                if size <= 1:
+                    break
+        if best is None:
+            return None
+        if len(best) == 1:
+            return [document for _, document in best[0]]
+        found = [entry for bucket in best for entry in bucket]
+        found.sort(key=lambda entry: entry[0])  # insertion order, as mongomock reads
+        return [document for _, document in found]
 
     def _index(self, fields: tuple[str, ...]) -> dict[tuple, list] | None:
         """{values of `fields`: [(insertion position, document)]}, built on first use; None when
@@ -162,33 +184,3 @@ class IndexedCollection(mongomock.Collection):
                 index.setdefault(key, []).append((position, document))
             cache[fields] = index
         return cache[fields]
-
-
-def _exclusions(fields: Any) -> dict[str, Any] | None:
-    """A tree of the paths an exclusion projection leaves out ({} for none), or None when the
-    projection includes fields (mongomock projects those)."""
-    if not fields:
-        return {}
-    if not isinstance(fields, dict) or any(v not in (0, False) for v in fields.values()):
-        return None
-    tree: dict[str, Any] = {}
-    for path in fields:
-        *parents, last = path.split(".")
-        node = tree
-        for part in parents:
-            node = node.setdefault(part, {})
-            if node is True:
-                break
-        else:
-            node[last] = True
-    return tree
-
-
-def _without(document: dict[str, Any], excluded: dict[str, Any]) -> dict[str, Any]:
-    out = {}
-    for key, value in document.items():
-        rule = excluded.get(key)
-        if rule is True:
-            continue
-        out[key] = _without(value, rule) if rule and isinstance(value, dict) else value
-    return out
