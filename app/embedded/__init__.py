@@ -61,9 +61,18 @@ class IndexedDatabase(mongomock.Database):
     """A mongomock database whose generation collections use hash indexes."""
 
     def get_collection(self, name, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003
+        """mongomock builds a new collection object per access (with_options); a generation
+        collection with the database's options is built once (it keeps the same store across
+        drops, as mongomock's own cache of accesses does)."""
+        plain = not args and not any(kwargs.values())
+        built = self.__dict__.setdefault("_generation_collections", {})
+        if plain and name in built:
+            return built[name]
         collection = super().get_collection(name, *args, **kwargs)
         if GENERATION_COLLECTION.fullmatch(name) and type(collection) is mongomock.Collection:
             collection.__class__ = IndexedCollection
+            if plain:
+                built[name] = collection
         return collection
 
 
