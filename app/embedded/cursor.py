@@ -102,7 +102,7 @@ def copier(collection: Any, projection: Any) -> Copy:
         return projected
     excluded, without_id = tree
     if not excluded and not without_id:
-        return aware_copy
+        return _copy_dict
 
     def excluding(document: dict[str, Any]) -> dict[str, Any]:
         try:
@@ -142,24 +142,47 @@ def _exclusions(projection: Any) -> tuple[dict[str, Any], bool] | None:
 
 
 def aware_copy(value: Any) -> Any:
-    """mongomock's make_datetime_timezone_aware_in_document, faster on plain types."""
+    """mongomock's make_datetime_timezone_aware_in_document, faster on plain types: scalars are
+    copied without a call."""
     kind = type(value)
     if kind is dict:
-        return {k: _copy_value(v) for k, v in value.items()}
-    return _copy_value(value)
-
-
-def _copy_value(value: Any) -> Any:
-    kind = type(value)
-    if kind is str or kind is int or kind is bool or kind is float or value is None:
-        return value
-    if kind is dict:
-        return {k: _copy_value(v) for k, v in value.items()}
+        return _copy_dict(value)
     if kind is list:
-        return [_copy_value(v) for v in value]
+        return _copy_list(value)
     if kind is datetime:
         return value.replace(tzinfo=UTC)
+    if kind in SCALARS:
+        return value
     return helpers.make_datetime_timezone_aware_in_document(value)
+
+
+SCALARS = frozenset({str, int, bool, float, type(None)})
+
+
+def _copy_dict(document: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for key, value in document.items():
+        kind = type(value)
+        if kind in SCALARS:
+            out[key] = value
+        elif kind is dict:
+            out[key] = _copy_dict(value)
+        elif kind is list:
+            out[key] = _copy_list(value)
+        else:
+            out[key] = aware_copy(value)
+    return out
+
+
+def _copy_list(values: list[Any]) -> list[Any]:
+    return [
+        value
+        if type(value) in SCALARS
+        else _copy_dict(value)
+        if type(value) is dict
+        else aware_copy(value)
+        for value in values
+    ]
 
 
 def _copy_excluding(document: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
@@ -169,7 +192,7 @@ def _copy_excluding(document: dict[str, Any], spec: dict[str, Any]) -> dict[str,
     for key, value in document.items():
         rule = spec.get(key, NOTHING)
         if rule is NOTHING:
-            out[key] = _copy_value(value)
+            out[key] = value if type(value) in SCALARS else aware_copy(value)
         elif isinstance(rule, dict):
             if type(value) is dict:
                 out[key] = _copy_excluding(value, rule)
