@@ -151,6 +151,8 @@ class IndexedCollection(mongomock.Collection):
         best: list[list[tuple[int, dict[str, Any]]]] | None = None
         best_size = 0
         for fields in _prefixes(kind):
+            if fields[0] not in filter_:
+                continue
             accepted = [_values(filter_[f]) if f in filter_ else None for f in fields]
             if any(values is None for values in accepted):
                 continue
