@@ -14,18 +14,51 @@ FIXED_COLLECTIONS = {
     "Translation": "/api/translations",
     "Document": "/api/documents",
 }
-# Their properties, as their collections list them (app/listing).
-FIXED_PROPERTIES = {
-    "NodesSources": ["title", "publishedAt", "slug", "url", "node"],
+# Properties of every node source, then those of each other type the API emits, as its responses
+# name them: each is documented as `#<Type>/<property>`, the IRI the contexts expand it to
+# (app/jsonld_contexts.py).
+SOURCE_PROPERTIES = [
+    "title",
+    "publishedAt",
+    "slug",
+    "url",
+    "node",
+    "translation",
+    "metaTitle",
+    "metaDescription",
+    "urlAliases",
+]
+WALKER_PROPERTIES = ["children", "childrenCount", "item", "level", "maxLevel"]
+TYPE_PROPERTIES = {
+    "WebResponse": ["item", "breadcrumbs", "head", "blocks", "realms", "hidingBlocks", "maxAge"],
+    "CommonContent": ["home", "menus", "head"],
+    "NodesSources": SOURCE_PROPERTIES,
+    "Node": ["visible", "position", "tags", "nodeName", "nodeType"],
+    "Breadcrumbs": ["items"],
+    "NodesSourcesHead": ["googleAnalytics", "googleTagManager", "matomoTagManager", "matomoUrl",
+                         "matomoSiteId", "siteName", "metaTitle", "metaDescription", "noIndex",
+                         "policyUrl", "mainColor", "facebookUrl", "instagramUrl", "twitterUrl",
+                         "youtubeUrl", "linkedinUrl", "tiktokUrl", "homePageUrl", "shareImage"],
+    "AutoChildrenNodeSourceWalker": WALKER_PROPERTIES,
+    "MenuNodeSourceWalker": WALKER_PROPERTIES,
+    "Realm": ["name", "behaviour", "type", "authenticationScheme"],
+    "Redirection": ["redirectUri", "url", "type"],
     "Tag": ["slug", "visible", "name", "description", "parent"],
     "Translation": ["name", "defaultTranslation", "available", "locale"],
     "Document": ["relativePath", "type", "processable", "mimeType", "imageWidth", "imageHeight",
-                 "mediaDuration", "alt", "folders"],
+                 "mediaDuration", "imageAverageColor", "alt", "folders", "filename", "id"],
     "Archive": ["year", "months"],
+    "SearchResultItem": ["item", "highlighting"],
+    "Error": ["title", "detail", "status", "type", "description"],
 }  # fmt: skip
 DATE_PROPERTIES = frozenset({"publishedAt"})
-BOOLEAN_PROPERTIES = frozenset({"visible", "defaultTranslation", "available", "processable"})
-INTEGER_PROPERTIES = frozenset({"imageWidth", "imageHeight", "mediaDuration", "year"})
+BOOLEAN_PROPERTIES = frozenset({"visible", "defaultTranslation", "available", "processable",
+                                "hidingBlocks", "noIndex"})  # fmt: skip
+# Ranges of node type fields by field type; other types are strings (or lists, JSON).
+FIELD_RANGES = {"datetime": "xsd:dateTime", "date": "xsd:date", "boolean": "xsd:boolean",
+                "integer": "xsd:integer", "decimal": "xsd:decimal"}  # fmt: skip
+INTEGER_PROPERTIES = frozenset({"imageWidth", "imageHeight", "mediaDuration", "year", "maxAge",
+                                "position", "childrenCount", "level", "maxLevel"})  # fmt: skip
 
 
 def collections(site: SiteModel) -> dict[str, str]:
@@ -61,12 +94,19 @@ def _range(name: str) -> str:
     return "xsd:string"
 
 
-def _class(short_name: str, properties: list[str], collection: str | None) -> dict[str, Any]:
+def _class(
+    short_name: str,
+    properties: list[str],
+    collection: str | None,
+    ranges: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    ranges = ranges or {}
     supported = [
         {
             "@type": "hydra:SupportedProperty",
             "hydra:property": {"@id": f"#{short_name}/{name}", "@type": "rdf:Property",
-                               "label": name, "domain": f"#{short_name}", "range": _range(name)},
+                               "label": name, "domain": f"#{short_name}",
+                               "range": ranges.get(name) or _range(name)},
             "hydra:title": name,
             "hydra:required": False,
             "hydra:readable": True,
@@ -88,15 +128,31 @@ def _class(short_name: str, properties: list[str], collection: str | None) -> di
     }
 
 
-def documentation(site: SiteModel, title: str, description: str, vocab: str) -> dict[str, Any]:
-    """The hydra:ApiDocumentation of the site; `vocab`: the @vocab of the contexts."""
+def documentation(
+    site: SiteModel,
+    title: str,
+    description: str,
+    vocab: str,
+    web_response_extra: list[str] | None = None,
+) -> dict[str, Any]:
+    """The hydra:ApiDocumentation of the site; `vocab`: the @vocab of the contexts;
+    `web_response_extra`: the properties a project transformer adds to the WebResponse."""
     paths = collections(site)
-    classes = []
-    for node_type in site.reachable_types():
-        properties = [*FIXED_PROPERTIES["NodesSources"], *(f.key for f in node_type.fields)]
-        classes.append(_class(node_type.name, properties, paths[node_type.name]))
-    for name, properties in FIXED_PROPERTIES.items():
-        classes.append(_class(name, properties, paths.get(name)))
+    properties = {name: list(keys) for name, keys in TYPE_PROPERTIES.items()}
+    extra = [key for key in web_response_extra or () if key not in properties["WebResponse"]]
+    properties["WebResponse"] += extra
+    for node_type in site.node_types.values():
+        fields = [f.key for f in node_type.fields if f.key not in SOURCE_PROPERTIES]
+        properties[node_type.name] = [*SOURCE_PROPERTIES, *fields]
+    ranges = {
+        node_type.name: {
+            f.key: FIELD_RANGES[f.type] for f in node_type.fields if f.type in FIELD_RANGES
+        }
+        for node_type in site.node_types.values()
+    }
+    classes = [
+        _class(name, keys, paths.get(name), ranges.get(name)) for name, keys in properties.items()
+    ]
     entry = _class("Entrypoint", entrypoint_keys(site), None)
     for supported in entry["hydra:supportedProperty"]:
         link = supported["hydra:property"]

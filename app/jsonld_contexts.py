@@ -1,4 +1,11 @@
-"""JSON-LD contexts of the types the API emits, built from the live site's node types."""
+"""JSON-LD contexts of the types the API emits, built from the live site's node types.
+
+API Platform names the property `p` of a resource `T` with the term `T/p`, under the vocabulary
+`<origin>/api/docs.jsonld#` (so `title` of a Page is `…/api/docs.jsonld#Page/title`, the property
+`#Page/title` that /api/docs.jsonld documents). Objects of many types nest in one another here (a
+Document in a Page in a walker in a WebResponse), so each type gets a type-scoped context (JSON-LD
+1.1) whose `@vocab` is `<vocabulary>T/`: every property of an object whose `@type` is `T` expands
+to `T/<property>`, and the scope ends at the next nested object, which applies its own type's."""
 
 from __future__ import annotations
 
@@ -19,34 +26,44 @@ FIELD_TERMS: dict[str, dict[str, str]] = {
     "json": {"@type": "@json"},
 }
 
-# Properties of every item (and of references to items), whatever their node type.
-GLOBAL_TERMS: dict[str, Any] = {"publishedAt": DATE_TIME}
+# Properties of every node source (items and references to them), whatever their node type.
+SOURCE_TERMS: dict[str, Any] = {"publishedAt": DATE_TIME, "node": REFERENCE,
+                                "translation": REFERENCE}  # fmt: skip
 # Links of a hydra:PartialCollectionView (collection entry points) are IRIs, as in Hydra's context.
 HYDRA_TERMS: dict[str, Any] = {
     f"hydra:{link}": REFERENCE for link in ("first", "last", "previous", "next")
 }
-# Every type the API emits besides node types, with the terms its own objects need.
+# Every type the API emits besides node types, with the coercions its own properties need.
 BUILT_IN_TERMS: dict[str, dict[str, Any]] = {
-    "WebResponse": {},
+    "WebResponse": {"item": REFERENCE},
     "CommonContent": {"menus": {"@container": "@index"}},
     "Error": {},
     "Node": {},
     "Breadcrumbs": {},
-    "NodesSourcesHead": {},
-    "AutoChildrenNodeSourceWalker": {},
-    "MenuNodeSourceWalker": {},
+    "NodesSourcesHead": {"shareImage": REFERENCE},
+    "AutoChildrenNodeSourceWalker": {"item": REFERENCE},
+    "MenuNodeSourceWalker": {"item": REFERENCE},
     "Realm": {},
     "Redirection": {"redirectUri": REFERENCE},
     "Tag": {"parent": REFERENCE},
     "Document": {},
     "Translation": {},
     "Archive": {"months": {"@container": "@index"}},
-    "NodesSources": {},
+    "SearchResultItem": {"item": REFERENCE, "highlighting": {"@type": "@json"}},
+    "NodesSources": SOURCE_TERMS,
     "Entrypoint": {},  # its keys: type_terms
+}
+# The @type of these objects is a Hydra class, under which their own properties stay named as
+# API Platform names them (`Error/detail`).
+TYPE_TERMS = {"Error": "hydra:Error"}
+# Hydra's own classes: IriTemplate mappings carry Hydra's properties; the search facets beside a
+# collection's members are a free-form JSON literal.
+HYDRA_SCOPED: dict[str, Any] = {
+    "IriTemplateMapping": {"@id": "hydra:IriTemplateMapping", "@context": {"@vocab": HYDRA}},
+    "hydra:Collection": {"@id": "hydra:Collection", "@context": {"facets": {"@type": "@json"}}},
 }
 # Errors carry no site content: their context is the same for every site.
 SITE_FREE = frozenset({"Error"})
-CACHE_KEY = ("context", "*")
 
 
 def context_types(site: SiteModel) -> list[str]:
@@ -55,52 +72,46 @@ def context_types(site: SiteModel) -> list[str]:
 
 
 def node_type_terms(node_type: NodeType) -> dict[str, Any]:
-    """Terms of an item of `node_type` beyond GLOBAL_TERMS: its typed fields, and no coercion for
-    a plain field that replaces a global property of the same name."""
-    terms: dict[str, Any] = {}
+    """Coercions of an item of `node_type`: SOURCE_TERMS, then its typed fields; a plain field
+    that replaces a property of every source drops that property's coercion."""
+    terms: dict[str, Any] = dict(SOURCE_TERMS)
     for field in node_type.fields:
+        if not field.key:
+            continue
         term = FIELD_TERMS.get(field.type)
         if term is not None:
             terms[field.key] = term
-        elif field.key in GLOBAL_TERMS:
-            terms[field.key] = {"@type": "@none"}
-    return {key: term for key, term in terms.items() if key}
+        elif field.key in SOURCE_TERMS:
+            del terms[field.key]
+    return terms
 
 
 def type_terms(site: SiteModel, name: str) -> dict[str, Any]:
-    """Terms of an object whose @type is `name`."""
+    """Coercions of the properties of an object whose @type is `name`."""
     terms = dict(BUILT_IN_TERMS.get(name, {}))
-    if name == "Entrypoint":  # each collection link: an IRI named as API Platform names it
+    if name == "Entrypoint":  # each collection link: an IRI (the term `Entrypoint/<key>`)
         from app.hydra import entrypoint_keys
 
-        terms.update({k: {"@id": f"Entrypoint/{k}", "@type": "@id"} for k in entrypoint_keys(site)})
+        terms.update({key: REFERENCE for key in entrypoint_keys(site)})
     node_type = site.node_types.get(name)
     if node_type is not None:
         terms.update(node_type_terms(node_type))
     return terms
 
 
-def site_terms(site: SiteModel) -> dict[str, Any]:
-    """GLOBAL_TERMS, then one type-scoped context per type that needs terms of its own: two node
-    types may type one property differently, and items of every type nest in one another."""
-    scoped = {name: type_terms(site, name) for name in context_types(site)}
-    return {
-        **GLOBAL_TERMS,
-        **HYDRA_TERMS,
-        **{name: {"@context": terms} for name, terms in scoped.items() if terms},
-    }
+def scoped(vocab: str, name: str, terms: dict[str, Any]) -> dict[str, Any]:
+    """The term of the type `name`: its properties under `<vocab><name>/`, coerced by `terms`."""
+    definition: dict[str, Any] = {"@context": {"@vocab": f"{vocab}{name}/", **terms}}
+    if name in TYPE_TERMS:
+        definition = {"@id": TYPE_TERMS[name], **definition}
+    return definition
 
 
-def context_terms(site: SiteModel, name: str) -> dict[str, Any] | None:
-    """The host-independent terms of the context of `name` (None for a type the API does not
-    emit); every site-dependent context holds the site's terms, built once per generation."""
-    if name not in context_types(site):
-        return None
-    if name in SITE_FREE and name not in site.node_types:
-        return {}
-    terms = site.cache.get(CACHE_KEY)
-    if terms is None:
-        terms = site.cache[CACHE_KEY] = site_terms(site)
+def site_terms(site: SiteModel, vocab: str, names: list[str]) -> dict[str, Any]:
+    """HYDRA_TERMS, then one type-scoped context per type of `names`."""
+    terms: dict[str, Any] = {**HYDRA_TERMS, **HYDRA_SCOPED}
+    for name in names:
+        terms[TYPE_TERMS.get(name, name)] = scoped(vocab, name, type_terms(site, name))
     return terms
 
 
@@ -109,7 +120,19 @@ def vocabulary(base: str) -> str:
     return base.rstrip("/") + "/" + VOCAB_PATH
 
 
-def context_document(terms: dict[str, Any], vocab_base: str) -> dict[str, Any]:
-    """The served document: prefixes and the vocabulary under `vocab_base`, then `terms`."""
-    header = {"@version": 1.1, "@vocab": vocabulary(vocab_base), "hydra": HYDRA, "xsd": XSD}
-    return {"@context": {**header, **terms}}
+def context_document(site: SiteModel, name: str, vocab_base: str) -> dict[str, Any] | None:
+    """The context served for `name` (None for a type the API does not emit): the prefixes, the
+    vocabulary under `vocab_base`, and the terms of every type, since any may nest in any other;
+    built once per site generation (an error's, which holds no site content, is smaller)."""
+    if name not in context_types(site):
+        return None
+    vocab = vocabulary(vocab_base)
+    site_free = name in SITE_FREE and name not in site.node_types
+    key = ("context", vocab, "error" if site_free else "*")
+    document = site.cache.get(key)
+    if document is None:
+        names = [name] if site_free else context_types(site)
+        header = {"@version": 1.1, "@vocab": vocab, "hydra": HYDRA, "xsd": XSD}
+        document = {"@context": {**header, **site_terms(site, vocab, names)}}
+        site.cache[key] = document
+    return document

@@ -69,7 +69,6 @@ SHAPES: dict[str, type[Schema]] = {
     "CommonContent": shapes.CommonContentSchema,
     "NodeSourceCollection": shapes.NodeSourceCollectionSchema,
     "NodeResource": shapes.NodeResourceSchema,
-    "DocumentResource": shapes.DocumentResourceSchema,
     "RealmResource": shapes.RealmResourceSchema,
     "Redirection": shapes.RedirectionSchema,
     "Problem": shapes.ProblemSchema,
@@ -215,10 +214,13 @@ def _site_unions(components: dict[str, Any], site: SiteModel, extra: dict[str, A
 
 
 # Properties whose names generated clients turn into the same identifier (`@type` and `type` both
-# become `type` in Python): the member named here is documented as the object's additional
-# properties instead (still sent, still described), so that every client keeps both. Redirection
-# keeps `@type`, the discriminator of the WebResponse item.
+# become `type` in Python, `@id` and `id` both `id`): the member named here is documented as the
+# object's additional properties instead (still sent, still described), so that every client keeps
+# both. Redirection keeps `@type`, the discriminator of the WebResponse item.
 COLLIDING = {"Problem": "@type", "Realm": "@type", "RealmResource": "@type", "Redirection": "type"}
+# Other schemas with both members of a pair demote the third (a document inside node sources has
+# `type` and `id` beside `@type` and `@id`: it keeps its IRI `@id` and its `type`).
+COLLIDING_PAIRS = (("@type", "type", "@type"), ("@id", "id", "id"))
 
 
 def _json_types(schema: dict[str, Any]) -> set[str]:
@@ -226,29 +228,36 @@ def _json_types(schema: dict[str, Any]) -> set[str]:
     return set(kind) if isinstance(kind, list) else {kind}
 
 
+def _described(member: str, demoted: dict[str, Any]) -> str:
+    values_enum = demoted.get("enum") or ([demoted["const"]] if "const" in demoted else [])
+    return f"`{member}`: " + (
+        f"always `{values_enum[0]}`" if len(values_enum) == 1 else
+        "one of " + ", ".join(f"`{v}`" for v in values_enum) if values_enum else
+        demoted.get("type", "string")
+    )  # fmt: skip
+
+
 def _demote_colliding(components: dict[str, Any]) -> None:
-    """Generated clients name both `@type` and `type` `type`: one of them is documented as the
-    additional properties (COLLIDING says which; `@type` for any other schema with both)."""
-    colliding = dict(COLLIDING)
+    """Generated clients name both `@type` and `type` `type`, `@id` and `id` `id`: one of each
+    pair is documented as the additional properties (COLLIDING says which, else
+    COLLIDING_PAIRS)."""
+    colliding = {name: [member] for name, member in COLLIDING.items()}
     for name, schema in components.items():
         properties = schema.get("properties", {})
-        if name not in colliding and "@type" in properties and "type" in properties:
-            colliding[name] = "@type"
-    for name, member in colliding.items():
+        for first, second, member in COLLIDING_PAIRS:
+            taken = colliding.get(name, [])
+            if first in properties and second in properties and not {first, second} & set(taken):
+                colliding[name] = [*taken, member]
+    for name, members in colliding.items():
         schema = components[name]
-        demoted = schema["properties"].pop(member)
-        schema["required"] = [r for r in schema["required"] if r != member]
+        demoted = [schema["properties"].pop(member) for member in members]
+        schema["required"] = [r for r in schema["required"] if r not in members]
         # A supertype of every declared property, as typed languages need of an index signature:
         # their scalar types, and each list property's own schema.
-        values = [demoted, *schema["properties"].values()]
+        values = [*demoted, *schema["properties"].values()]
         lists = [v for v in values if "array" in _json_types(v)]
         scalars = set().union(*(_json_types(v) for v in values if v not in lists))
-        values_enum = demoted.get("enum") or ([demoted["const"]] if "const" in demoted else [])
-        described = f"`{member}`: " + (
-            f"always `{values_enum[0]}`" if len(values_enum) == 1 else
-            "one of " + ", ".join(f"`{v}`" for v in values_enum) if values_enum else
-            demoted.get("type", "string")
-        )  # fmt: skip
+        described = "; ".join(_described(m, d) for m, d in zip(members, demoted, strict=True))
         supertype: dict[str, Any] = {"type": sorted(scalars)}
         if lists:
             unique = [v for i, v in enumerate(lists) if v not in lists[:i]]

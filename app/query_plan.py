@@ -123,6 +123,23 @@ ORDER_INDEXES = {
 # (app/fixture/feeds.py) and walkers/article_feed.py reads them: both import it from here.
 FEED_BLOCKS = {"ArticleFeedBlock": "Article"}
 
+# A source embeds the ids of its walker children (`node.children`) up to this many; a listing
+# node with more (a blog of thousands of articles) stores `node.children: null` and its list in a
+# `children` document, read by `_id` only by the walker that expands it. So a source document's
+# size does not grow with the site: engines that read a whole document whatever the projection
+# (DocumentDB, on PostgreSQL) would otherwise read the blog's list with every article's breadcrumbs.
+CHILDREN_EMBEDDED = 100
+
+# Materialised calendars (`calendars`, written by app/fixture/calendars.py): per (node type or
+# ALL_TYPES, translation, visibility class), sources per month and realm set, read by `_id`
+# (archives and totals of unfiltered collections, app/listing/calendar.py).
+ALL_TYPES = "*"
+
+
+def calendar_id(node_type: str, locale: str, *, preview: bool) -> str:
+    return f"{node_type}|{locale}|{'preview' if preview else 'public'}"
+
+
 # Materialised feeds (`feeds`, written by app/fixture/feeds.py): the candidates of one feed in date
 # order, newest first, FEED_CHUNK entries per document, read by `_id` (Generation.feed).
 FEED_CHUNK = 32

@@ -12,17 +12,17 @@ from app.audience import (
 )
 from app.errors import NotFound
 from app.listing import sources as sources_listing
+from app.listing.documents import document_view
 from app.locale import resolve_translation
 from app.naming import collection_iri, context_iri
 from app.realms import decide, realm_view
 from app.reply import Reply
 from app.request_context import RequestContext
 from app.site import NodeType
-from app.summaries import document_summary, tag_summary
+from app.summaries import tag_summary
 from app.web_response import ItemDumper
 from schemas import shared
 from schemas.shapes import (
-    DocumentResourceSchema,
     NodeResourceSchema,
     RealmResourceSchema,
 )
@@ -91,8 +91,9 @@ def document_item(context: RequestContext, document_id: int, locale: str | None)
     if document is None:
         raise NotFound(f"No document {document_id}")
     locale = _locale(context, locale)
-    summary = document_summary(document | {"id": document["_id"]}, locale)
-    return Reply(shared(DocumentResourceSchema).dump(summary), locale)
+    # as /api/documents lists it (§5: the item has the listed fields, not filename nor id)
+    body = {"@context": context_iri("Document"), **document_view(document, locale)}
+    return Reply(body, locale)
 
 
 def realm_item(context: RequestContext, realm_id: int) -> Reply:

@@ -18,6 +18,7 @@ from app.publication import PREVIEW_STATUSES, Visibility, source_filter
 from app.query_plan import (
     ID_INDEX,
     INDEXES,
+    calendar_id,
     combined,
     feed_chunk_id,
     feed_key,
@@ -39,6 +40,8 @@ KINDS = (
     "sources",
     "paths",
     "feeds",
+    "children",
+    "calendars",
 )
 
 # Kinds small enough to be read whole, once per site generation and process (Generation.all).
@@ -210,6 +213,7 @@ class Generation:
         index: str,
         after: tuple[Any, int] | None = None,
         keyset: bool = False,
+        counted: bool = True,
     ) -> tuple[list[dict[str, Any]], int | None]:
         """One page of the sources matching `query` (compiled from a collection's filters by
         app/listing) that `visibility` may see, and their total, counted on `index`, the index
@@ -218,7 +222,8 @@ class Generation:
         With `keyset` (a keyset cursor, app/keyset.py), the page starts after `after` (the sort
         values of the previous page's last member; None: the first page) instead of skipping
         `skip` members, and the total is not counted (None): a deep page costs what the first
-        costs."""
+        costs. Without `counted` (the caller knows the total: app/listing/calendar.py), the
+        total is None too."""
         query = combined(query, source_filter(visibility))
         page_query = query
         if after is not None:
@@ -229,7 +234,7 @@ class Generation:
             cursor = self._collection("sources").find(page_query, LISTED, batch_size=limit + 1)
             cursor = cursor.sort(sort).hint(index)
             page = list((cursor if keyset else cursor.skip(skip)).limit(limit))
-        if keyset:
+        if keyset or not counted:
             return page, None
         # the date index of the same kind bounds a count best: it decides published_at <= now too
         counted = "feed" if index in ("feed", "position", "type_id") else "status_published"
@@ -244,6 +249,20 @@ class Generation:
         cursor = self._collection("sources").find(query, {"_id": 0, "published_at": 1})
         sort = [("published_at", DESCENDING), ("_id", DESCENDING)]
         return [d["published_at"] for d in cursor.sort(sort).hint(index) if d.get("published_at")]
+
+    def calendar(self, node_type: str, locale: str, visibility: Visibility) -> dict[str, Any]:
+        """The materialised calendar of a type (or ALL_TYPES) in a translation for the request's
+        visibility class; an empty one when no source is in it."""
+        key = calendar_id(node_type, locale, preview=visibility.preview)
+        found = self._one("calendars", {"_id": key}, ID_INDEX)
+        return found or {"_id": key, "months": [], "undated": []}
+
+    def count_scheduled(self, query: dict[str, Any], visibility: Visibility, *, index: str) -> int:
+        """Sources matching `query` whose status `visibility` shows but whose publication is
+        still to come (published_at > now): the few a calendar counts that are not out yet."""
+        statuses = {"node.status": {"$in": list(visibility.statuses())}}
+        future = combined(query, {**statuses, "published_at": {"$gt": visibility.now}})
+        return self._collection("sources").count_documents(future, hint=index)
 
     def search_matches(
         self, words: list[str], query: dict[str, Any], visibility: Visibility
@@ -303,19 +322,27 @@ class Generation:
         Without `with_children`, their child id lists (long for listing nodes) are not read."""
         if not node_ids:
             return []
-        query = {
-            "node_id": {"$in": node_ids},
-            "locale": locale,
-            **source_filter(visibility, listed=True),
-        }
+        # `locale` is checked here, not in the query: DocumentDB's scan of `node_locale` with
+        # both keys bounded slows down as node ids grow (57 menu links: 40-56 ms at 100k sources
+        # with it, 4-10 ms without; docs/performance.md). A level reads each child in every
+        # translation it has, so at most (translations x children) documents.
+        query = {"node_id": {"$in": node_ids}, **source_filter(visibility, listed=True)}
         projection = LISTED if with_children else WITHOUT_CHILDREN
-        cursor = self._collection("sources").find(query, projection, batch_size=len(node_ids) + 1)
-        return list(cursor.hint("node_locale"))
+        batch = len(node_ids) * 4 + 1
+        cursor = self._collection("sources").find(query, projection, batch_size=batch)
+        return [source for source in cursor.hint("node_locale") if source["locale"] == locale]
+
+    def walker_children(self, node_ids: list[int]) -> dict[int, list[int]]:
+        """Walker child ids of nodes whose sources keep them apart (`node.children` null: more
+        than CHILDREN_EMBEDDED), by node id, in position order."""
+        if not node_ids:
+            return {}
+        cursor = self._collection("children").find({"_id": {"$in": node_ids}}).hint(ID_INDEX)
+        return {doc["_id"]: doc["ids"] for doc in cursor}
 
     def root_sources_of_types(
         self, types: list[str], locale: str, visibility: Visibility
     ) -> list[dict[str, Any]]:
-        """Listed sources of root nodes of the given types (menus and footers of common content)."""
         """Listed sources of root nodes of the given types (menus and footers of common content).
 
         They are few and fixed per generation, but the `position` query that finds them reads

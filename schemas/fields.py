@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, post_dump
 
 from app.naming import document_iri, node_iri, source_iri, tag_iri, translation_iri
 
@@ -32,11 +32,27 @@ def constant(value: str) -> fields.Field:
     return fields.Constant(value, metadata={"type": "string", "enum": [value]})
 
 
-def shape(declared: dict[str, fields.Field], name: str) -> type[Schema]:
-    """A schema class of `declared` fields, every one always sent (required in the document)."""
-    for field in declared.values():
-        field.required = True
-    return Schema.from_dict(declared, name=name)
+# Inside node sources, a document without a known average colour shows Roadiz's default.
+DEFAULT_AVERAGE_COLOR = "#ffffff"
+
+
+class SkipNulls(Schema):
+    """Roadiz's `skip_null_values` (roadiz-read-surface.md §1, Nulls): a null field is omitted."""
+
+    @post_dump
+    def _skip_nulls(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
+        return {key: value for key, value in data.items() if value is not None}
+
+
+def shape(
+    declared: dict[str, fields.Field], name: str, omitted_when_null: tuple[str, ...] = ()
+) -> type[Schema]:
+    """A schema class of `declared` fields, every one always sent (required in the document)
+    except those of `omitted_when_null`, left out when null as Roadiz does."""
+    for key, field in declared.items():
+        field.required = key not in omitted_when_null
+    base = SkipNulls if omitted_when_null else Schema
+    return base.from_dict(declared, name=name)
 
 
 def document_dumper(groups: frozenset[str]) -> Schema:
@@ -61,12 +77,12 @@ def _tag_schema(with_parent: bool) -> type[Schema]:
         "name": fields.String(),
         "visible": fields.Boolean(),
     }
-    if with_parent:
+    if with_parent:  # a root tag has none: omitted (skip_null_values)
         declared["parent"] = fields.Function(
-            lambda t: None if t.get("parent") is None else tag_iri(t["parent"]),
-            metadata=NULLABLE_IRI,
+            lambda t: None if t.get("parent") is None else tag_iri(t["parent"]), metadata=IRI
         )
-    return shape(declared, "TagSchema" if with_parent else "TagSummarySchema")
+    name = "TagSchema" if with_parent else "TagSummarySchema"
+    return shape(declared, name, omitted_when_null=("parent",))
 
 
 @cache  # one class
@@ -110,22 +126,43 @@ def document_schema(groups: frozenset[str]) -> type[Schema]:
     return _document_schema("document_display" in groups)
 
 
+@cache  # one class
+def folder_schema() -> type[Schema]:
+    """A document's folder (`document_folders`); the fixture format has none: always `[]`."""
+    declared = {"slug": fields.String(), "visible": fields.Boolean(), "name": fields.String()}
+    return shape(declared, "FolderSchema")
+
+
+DOCUMENT_OPTIONAL = ("mimeType", "imageWidth", "imageHeight", "alt")
+
+
 @cache  # one class per shape
 def _document_schema(display: bool) -> type[Schema]:
     declared: dict[str, fields.Field] = {
         "@type": constant("Document"),
         "@id": fields.Function(lambda d: document_iri(d["id"]), metadata=IRI),
     }
-    if display:
+    if display:  # a summary (app.summaries) as Roadiz shows documents inside node sources (§7)
         declared.update(
             relativePath=fields.String(attribute="relative_path"),
+            type=fields.String(),
+            processable=fields.Boolean(),
+            mimeType=fields.String(attribute="mime_type"),
+            imageWidth=fields.Integer(attribute="image_width"),
+            imageHeight=fields.Integer(attribute="image_height"),
+            mediaDuration=fields.Integer(attribute="media_duration"),
+            imageAverageColor=fields.Function(
+                lambda d: d.get("image_average_color") or DEFAULT_AVERAGE_COLOR,
+                metadata={"type": "string"},
+            ),
+            alt=fields.String(),
             filename=fields.String(),
-            mimeType=fields.String(attribute="mime_type", allow_none=True),
-            alt=fields.String(allow_none=True),
-            imageWidth=fields.Integer(attribute="image_width", allow_none=True),
-            imageHeight=fields.Integer(attribute="image_height", allow_none=True),
+            id=fields.Integer(),
+            folders=fields.List(fields.Nested(folder_schema())),
         )
-    return shape(declared, "DocumentSchema" if display else "DocumentLinkSchema")
+    name = "DocumentSchema" if display else "DocumentLinkSchema"
+    # unknown size or type, and an empty alt text (decorative): omitted
+    return shape(declared, name, omitted_when_null=DOCUMENT_OPTIONAL if display else ())
 
 
 def reference_schema(groups: frozenset[str], plurals: Plurals) -> type[Schema]:

@@ -206,9 +206,6 @@ NodeResourceSchema = shaped(
         "nodeType": text("nodeType"),
     },
 )
-DocumentResourceSchema = with_context(
-    document_schema(DISPLAY), "DocumentResourceSchema", "Document"
-)
 
 LivenessSchema = shaped("LivenessSchema", {"status": const("status", "ok")})
 ReadinessSchema = shaped(

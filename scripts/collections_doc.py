@@ -23,6 +23,7 @@ from typing import Any
 import mongomock
 
 from app.fixture.load import load_site, read_fixture
+from app.query_plan import CHILDREN_EMBEDDED
 from app.store import KINDS, LIVE_ID, SITE, Store, collection_name
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -140,29 +141,33 @@ request checks its credentials against the realms in the shown source's `node.re
 loader computed from `nodes` (inherited coverage included).""",
     "nodes": """\
 One document per node: the site tree. `_id` is the node id; `parent` and `position` place it,
-`ancestors` lists the ancestors root first, `children` every child by position, `walker_children`
-the children whose type the node's type lists in its `children_nodes` fields, `realm_ids` the
-realms covering it and `sources` the source id of each of its translations. Pages never query it:
-every source embeds the node as it needs it (`node`, with `walker_children` as `children`); only the
-entry point `GET /api/nodes/<id>` reads it, by `_id`. For inspection, e.g.
-`db.nodes_v1.find({parent: 11}).sort({position: 1})` (the `parent` index).""",
-    "sources": """\
+`ancestors` lists the ancestors root first, `realm_ids` the realms covering it and `sources` the
+source id of each of its translations. It holds no child list, so its size does not grow with the
+site: a node's children are `db.nodes_v1.find({parent: 11}).sort({position: 1})` (the `parent`
+index). Pages never query it: every source embeds the node as it needs it (`node`); only the entry
+point `GET /api/nodes/<id>` reads it, by `_id`.""",
+    "sources": f"""\
 One document per translation of a node (one per node and locale): what requests serve. `_id` is the
 source id; `url` is the canonical url (null for blocks, whose type is not reachable); `node` embeds
-the node (status, visibility, ttl, tags, ancestors, walker children, realms); `fields` holds the
+the node (status, visibility, ttl, tags, ancestors, realms, and `children`: the ids of its walker
+children, i.e. the child nodes whose type the node's type lists in its `children_nodes` fields, by
+position; `null` for a node with more than {CHILDREN_EMBEDDED} of them, kept in `children`
+below); `fields` holds the
 values of its type's fields, documents and referenced sources included as summaries; `alternates`
 lists the node's sources in the other translations (locale, url, published_at; empty for blocks),
 for the hreflang alternates of a response, filtered per request. So a response needs no other
 lookup. Reads: a resolved path fetches its source by `_id` with the publication filter; walkers
-fetch the listed children of several nodes in one query by `node_id` `$in` and `locale`
-(`node_locale`); article feeds read `feeds` (below), and feeds of project walker definitions that
+fetch the listed children of several nodes in one query by `node_id` `$in` (`node_locale`; the
+translation is checked in code: DocumentDB scans the index slower when both keys are bounded,
+docs/performance.md), as do breadcrumbs for the ancestors; article feeds read `feeds` (below),
+and feeds of project walker definitions that
 the loader did not materialise query `locale`, `type` (and `node.tag_ids` `$all`), newest
 `published_at` first (`feed`); collections page by `locale` and `type` in `published_at` order
 (`feed`) or `node.position` order (`position`); the site model reads the home of each translation
 (`node.home: true`, `home`), the `privacy` / `legal` pages (`node.node_name`, `node_name`) and the
 publication dates still to come (`published_at` `$gt` now, `published_at`); common content reads
 the root menus and footers (`node.parent: null`, by `type` and `locale`, in `node.position` order:
-`position`). The `url` index serves inspection: `db.sources_v1.find({url: "/about"})`.
+`position`). The `url` index serves inspection: `db.sources_v1.find({{url: "/about"}})`.
 tests/test_indexes.py checks that every query of a crawl of the demo site names (`cursor.hint`) the
 index that serves it.""",
     "paths": """\
@@ -186,6 +191,26 @@ now that the request may see (excluded source and denied realms left out) and re
 only while it lacks entries (`more`); entries without an embedded source are read from `sources`
 by `_id` `$in`. So a feed costs one lookup by `_id` whatever the size of the site
 (docs/performance.md, bounded feeds).""",
+    "calendars": """\
+Materialised calendars (app/fixture/calendars.py): for each node type and translation, and for each
+translation across types (`*`), and each visibility class (`public`: published; `preview`: every
+status preview shows), the months that have dated sources, newest first, with per realm set
+(`realm_ids`) the number of sources (`count`) and their earliest and latest `published_at` (`first`,
+`last`), and the undated sources per realm set (`undated`). `_id` is `<type>|<locale>|<class>`.
+Archives and the `hydra:totalItems` of collections without filters (`/api/articles/archives`,
+`/api/articles`) read one calendar by `_id` instead of every matching source: a month is listed when
+an allowed realm set has `first <= now`, and the total is the allowed counts minus the sources still
+to come, which one indexed count reads only when an allowed `last` is after now. Filtered requests
+query `sources` (docs/performance.md, bounded counts and archives).""",
+    "children": f"""\
+The walker children of a listing node that has more than {CHILDREN_EMBEDDED} of them (a blog of
+thousands of articles), by position: `{{_id: <node id>, ids: [...]}}`. Its sources have
+`node.children: null`, so that a source document stays small whatever the size of the site: engines
+that read a whole document whatever the projection (DocumentDB, on PostgreSQL) would otherwise read
+a blog's list with every breadcrumb through it. Only the walker that expands such a node reads it,
+by `_id` `$in` with the other lists of its level (`Generation.walker_children`). The demo site has
+none; e.g. `{{"_id": 3, "ids": [101, 102, ...]}}`. One document holds at most about 1.3 million ids
+(MongoDB's 16 MB document limit).""",
 }
 
 # The example documents shown: (collection, _id) per section, in order.
@@ -201,6 +226,8 @@ EXAMPLES: dict[str, list[Any]] = {
     "sources": [1101],
     "paths": ["/about", "/old-about"],
     "feeds": ["Article|fr|1|public|0"],
+    "calendars": ["Article|en|public"],
+    "children": [],  # the demo site has no listing node that large
 }
 
 
@@ -248,7 +275,8 @@ def _section(
         *_index_table(indexes),
         "",
     ]
-    lines.append("Example:" if len(examples) == 1 else "Examples:")
+    if examples:
+        lines.append("Example:" if len(examples) == 1 else "Examples:")
     for example in examples:
         lines += ["", "```json", _as_json(example), "```"]
     return [*lines, ""]

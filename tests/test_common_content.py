@@ -41,16 +41,24 @@ SOCIAL_HEAD = DEMO_SOCIAL_HEAD
 
 
 def share_image(alt: str | None) -> dict[str, Any]:
-    return {
+    """The share image as Roadiz shows documents inside node sources; no alt text: omitted."""
+    image = {
         "@type": "Document",
         "@id": "/api/documents/1",
         "relativePath": "a1/share.jpg",
-        "filename": "share.jpg",
+        "type": "image",
+        "processable": True,
         "mimeType": "image/jpeg",
-        "alt": alt,
         "imageWidth": 1200,
         "imageHeight": 630,
+        "mediaDuration": 0,
+        "imageAverageColor": "#ffffff",
+        "alt": alt,
+        "filename": "share.jpg",
+        "id": 1,
+        "folders": [],
     }
+    return {key: value for key, value in image.items() if value is not None}
 
 
 def head(locale: str, policy_url: str | None, home_url: str, alt: str | None) -> dict[str, Any]:

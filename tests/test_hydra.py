@@ -67,3 +67,27 @@ def test_api_documentation_expands(client):
     assert expanded[0]["@type"] == [HYDRA + "ApiDocumentation"]
     classes = {c["@id"] for c in expanded[0][HYDRA + "supportedClass"]}
     assert BASE + "api/docs.jsonld#Page" in classes
+
+
+def test_api_documentation_names_every_property_as_the_contexts_expand_it(client):
+    body = client.get("/api/docs.jsonld").json
+    classes = {c["@id"]: c for c in body["hydra:supportedClass"]}
+    # every type an object may have: node types (blocks too), built-in types, the transformer's
+    assert {"#WebResponse", "#ContentBlock", "#AutoChildrenNodeSourceWalker", "#NodesSourcesHead",
+            "#Node", "#Error", "#SearchResultItem"} <= set(classes)  # fmt: skip
+    assert classes["#ContentBlock"]["hydra:supportedOperation"] == []  # not reachable
+    supported = classes["#WebResponse"]["hydra:supportedProperty"]
+    web_response = {p["hydra:property"]["@id"] for p in supported}
+    assert {"#WebResponse/item", "#WebResponse/maxAge", "#WebResponse/fooBar"} <= web_response
+    page = {
+        p["hydra:title"]: p["hydra:property"] for p in classes["#Page"]["hydra:supportedProperty"]
+    }
+    assert page["sticky"]["range"] == "xsd:boolean"  # a boolean field
+    assert page["publishedAt"]["range"] == "xsd:dateTime"
+    context = client.get("/api/contexts/Page").json["@context"]
+    assert context["Page"] == {"@context": {"@vocab": VOCAB + "Page/",
+                                            "publishedAt": {"@type": "xsd:dateTime"},
+                                            "node": {"@type": "@id"},
+                                            "translation": {"@type": "@id"}}}  # fmt: skip
+    expanded = expand(client, {"@context": "/api/contexts/Page", "@type": "Page", "title": "T"})
+    assert expanded[VOCAB + "Page/title"] == [{"@value": "T"}]

@@ -114,8 +114,11 @@ def public_reads() -> list[str]:
 
 @pytest.fixture(scope="module")
 def crawl(make_app):
-    """(queries, Generation methods called) while crawling the demo site, response cache off."""
-    app = make_app(RESPONSE_CACHE=False)
+    """(queries, Generation methods called) while crawling the demo site, response cache off.
+    Child lists longer than 2 are kept apart, so the walkers read `children` too."""
+    with pytest.MonkeyPatch.context() as short_lists:
+        short_lists.setattr("app.fixture.materialise.CHILDREN_EMBEDDED", 2)
+        app = make_app(RESPONSE_CACHE=False)
     log: list[Query] = []
     called: set[str] = set()
     patch = pytest.MonkeyPatch()

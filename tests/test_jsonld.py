@@ -20,7 +20,7 @@ XSD = "http://www.w3.org/2001/XMLSchema#"
 BUILT_IN = [
     "WebResponse", "CommonContent", "Error", "Node", "Breadcrumbs", "NodesSourcesHead",
     "AutoChildrenNodeSourceWalker", "MenuNodeSourceWalker", "Realm", "Redirection", "Tag",
-    "Document",
+    "Document", "Translation", "Archive", "SearchResultItem", "NodesSources", "Entrypoint",
 ]  # fmt: skip
 NODE_TYPES = [t["name"] for t in demo_site()["node_types"]]
 
@@ -50,44 +50,84 @@ def expand(client, body: Any) -> dict[str, Any]:
     return expanded[0]
 
 
-def iri(key: str) -> str:
-    """The IRI a response key or @type value expands to."""
+def type_iri(name: str) -> str:
+    """The IRI a @type value expands to."""
+    if name == "IriTemplateMapping":
+        return HYDRA + name
+    prefix, _, local = name.partition(":")
+    return HYDRA + local if prefix == "hydra" and local else VOCAB + name
+
+
+def iri(owner: str | None, key: str) -> str:
+    """The IRI the property `key` of an object whose @type is `owner` expands to: API Platform's
+    term `<owner>/<key>` under the vocabulary (`Error/…` for a hydra:Error); Hydra's own for
+    `hydra:` keys and the properties of an IriTemplateMapping; the vocabulary's for the keys of
+    untyped objects."""
     prefix, _, local = key.partition(":")
-    return HYDRA + local if prefix == "hydra" and local else VOCAB + key
+    if prefix == "hydra" and local:
+        return HYDRA + local
+    if owner == "IriTemplateMapping":
+        return HYDRA + key
+    if owner is None or owner == "hydra:Collection":  # (the search facets beside the members)
+        return VOCAB + key
+    return VOCAB + owner.removeprefix("hydra:") + "/" + key
 
 
-def assert_expanded(original: dict[str, Any], node: dict[str, Any]) -> None:
-    """`node` is `original` expanded: same @id and @type, and every non-null property under its
-    IRI, with as many values, recursively."""
+def documented_properties(client) -> set[str]:
+    """The IRIs of every hydra:supportedProperty of /api/docs.jsonld, expanded."""
+    body = client.get("/api/docs.jsonld").json
+    (documentation,) = jsonld.expand(body, {"base": BASE + "api/docs.jsonld"})
+    return {
+        supported[HYDRA + "property"][0]["@id"]
+        for one in documentation[HYDRA + "supportedClass"]
+        for supported in one.get(HYDRA + "supportedProperty", [])
+    }
+
+
+def assert_expanded(
+    original: dict[str, Any], node: dict[str, Any], documented: set[str] | None = None
+) -> None:
+    """`node` is `original` expanded: same @id and @type, and every non-null property under the
+    IRI of its owner's type (each one of `documented`, when given), with as many values,
+    recursively."""
     if "@id" in original:
         identifier = original["@id"]
         expected = identifier if identifier.startswith("_:") else urljoin(BASE, identifier)
         assert node["@id"] == expected
-    if "@type" in original:
-        assert node["@type"] == [iri(original["@type"])]
+    owner = original.get("@type")
+    if owner is not None:
+        assert node["@type"] == [type_iri(owner)]
     for key, value in original.items():
         if key.startswith("@"):
             continue
-        expanded = node.get(iri(key))
+        expanded = node.get(iri(owner, key))
         if value is None:
             assert expanded is None, key
             continue
         assert expanded is not None, (key, sorted(node))
-        if key == "menus":  # an index map: one walker per name
-            by_index = {walker["@index"]: walker for walker in expanded}
-            assert sorted(by_index) == sorted(value)
-            for name, walker in value.items():
-                assert_expanded(walker, by_index[name])
-            continue
+        typed = owner not in (None, "hydra:Collection")
+        if documented is not None and typed and iri(owner, key).startswith(VOCAB):
+            assert iri(owner, key) in documented, iri(owner, key)
         if expanded == [{"@type": "@json", "@value": value}]:
+            continue
+        if isinstance(value, dict) and "@type" not in value:  # an index map (menus, months)
+            by_index = {one["@index"]: one for one in expanded}
+            assert sorted(by_index) == sorted(value), key
+            for name, one in value.items():
+                if isinstance(one, dict):
+                    assert_expanded(one, by_index[name], documented)
+                else:
+                    assert by_index[name]["@value"] == one, key
             continue
         values = value if isinstance(value, list) else [value]
         assert len(expanded) == len(values), key
         for one, expanded_one in zip(values, expanded, strict=True):
             if isinstance(one, dict):
-                assert_expanded(one, expanded_one)
+                assert_expanded(one, expanded_one, documented)
             elif "@value" in expanded_one:
                 assert expanded_one["@value"] == one, key
+            else:  # a string coerced to an IRI
+                assert expanded_one == {"@id": urljoin(BASE, one)}, key
 
 
 def nodes(value: Any) -> Iterator[dict[str, Any]]:
@@ -115,47 +155,112 @@ def test_every_web_response_expands_with_all_its_properties(client, path):
     assert response.json["@context"] == "/api/contexts/WebResponse"
     expanded = expand(client, response.json)
     assert expanded["@type"] == [VOCAB + "WebResponse"]
-    assert_expanded(response.json, expanded)
+    assert_expanded(response.json, expanded, documented_properties(client))
 
 
 def test_items_tags_and_documents_expand_to_absolute_iris_with_typed_dates(client):
     expanded = expand(client, get_path(client, "/about").json)
-    item = expanded[VOCAB + "item"][0]
+    item = expanded[VOCAB + "WebResponse/item"][0]
     assert item["@id"] == "http://localhost/api/pages/1101"
     assert item["@type"] == [VOCAB + "Page"]
-    assert item[VOCAB + "publishedAt"] == [
+    assert item[VOCAB + "Page/publishedAt"] == [
         {"@type": XSD + "dateTime", "@value": "2024-01-02T08:00:00+00:00"}
     ]
-    assert item[VOCAB + "url"] == [{"@value": "/about"}]  # a public path, not an IRI
-    node = item[VOCAB + "node"][0]
+    assert item[VOCAB + "Page/url"] == [{"@value": "/about"}]  # a public path, not an IRI
+    node = item[VOCAB + "Page/node"][0]
     assert node["@id"] == "http://localhost/api/nodes/11"
-    assert node[VOCAB + "position"] == [{"@value": 2}]
+    assert node[VOCAB + "Node/position"] == [{"@value": 2}]
     tag = by_id(expanded, "http://localhost/api/tags/3")
     assert tag["@type"] == [VOCAB + "Tag"]
-    assert tag[VOCAB + "parent"] == [{"@id": "http://localhost/api/tags/2"}]
-    head = expanded[VOCAB + "head"][0]
+    assert tag[VOCAB + "Tag/parent"] == [{"@id": "http://localhost/api/tags/2"}]
+    head = expanded[VOCAB + "WebResponse/head"][0]
     assert head["@id"] == "_:head-en-1101"
-    assert head[VOCAB + "homePageUrl"] == [{"@value": "/"}]
-    assert head[VOCAB + "shareImage"][0]["@id"] == "http://localhost/api/documents/1"
-    walker = expanded[VOCAB + "blocks"][0]
+    assert head[VOCAB + "NodesSourcesHead/homePageUrl"] == [{"@value": "/"}]
+    share_image = head[VOCAB + "NodesSourcesHead/shareImage"][0]
+    assert share_image["@id"] == "http://localhost/api/documents/1"
+    assert share_image[VOCAB + "Document/relativePath"] == [{"@value": "a1/share.jpg"}]
+    walker = expanded[VOCAB + "WebResponse/blocks"][0]
     assert walker["@type"] == [VOCAB + "AutoChildrenNodeSourceWalker"]
     assert walker["@id"].startswith("_:w1101-")
 
 
+def test_properties_of_nested_types_expand_to_their_own_types_terms(client):
+    """Each property expands to API Platform's term `<Type>/<property>` of the object that holds
+    it, under the configured vocabulary, whatever encloses that object."""
+    body = get_path(client, "/").json
+    expanded = expand(client, body)
+    item = expanded[VOCAB + "WebResponse/item"][0]
+    assert item[VOCAB + "Page/title"] == [{"@value": "Home"}]
+    (image,) = item[VOCAB + "Page/headerImage"]
+    assert image["@type"] == [VOCAB + "Document"]
+    assert image[VOCAB + "Document/relativePath"] == [{"@value": "b2/home-header.jpg"}]
+    assert image[VOCAB + "Document/mimeType"] == [{"@value": "image/jpeg"}]
+    assert VOCAB + "Page/relativePath" not in image
+    walker = expanded[VOCAB + "WebResponse/blocks"][0]
+    block = walker[VOCAB + "AutoChildrenNodeSourceWalker/item"][0]
+    assert block["@type"] == [VOCAB + "ContentBlock"]
+    assert block[VOCAB + "ContentBlock/title"] == [{"@value": "Who we are"}]
+    assert block[VOCAB + "ContentBlock/publishedAt"] == [
+        {"@type": XSD + "dateTime", "@value": "2024-01-10T09:00:00+00:00"}
+    ]
+    translation = block[VOCAB + "ContentBlock/translation"][0]
+    assert translation[VOCAB + "Translation/locale"] == [{"@value": "en"}]
+    head = expanded[VOCAB + "WebResponse/head"][0]
+    assert head[VOCAB + "NodesSourcesHead/siteName"] == [{"@value": "Demo Site"}]
+    assert expanded[VOCAB + "WebResponse/maxAge"] == [{"@value": body["maxAge"]}]
+    documented = documented_properties(client)  # docs.jsonld names exactly these IRIs
+    for term in ("WebResponse/item", "WebResponse/maxAge", "Page/title", "Page/headerImage",
+                 "Document/relativePath", "Document/mimeType", "AutoChildrenNodeSourceWalker/item",
+                 "ContentBlock/title", "ContentBlock/publishedAt", "ContentBlock/translation",
+                 "Translation/locale", "NodesSourcesHead/siteName"):  # fmt: skip
+        assert VOCAB + term in documented, term
+
+
+def test_collections_tags_and_documents_expand_to_their_types_terms(client):
+    documented = documented_properties(client)
+    pages = expand(client, client.get("/api/pages?itemsPerPage=2").json)
+    assert pages["@type"] == [HYDRA + "Collection"]
+    assert pages[HYDRA + "totalItems"][0]["@value"] >= 2
+    member = pages[HYDRA + "member"][0]
+    assert member["@type"] == [VOCAB + "Page"]
+    assert member[VOCAB + "Page/slug"][0]["@value"]
+    mapping = pages[HYDRA + "search"][0][HYDRA + "mapping"][0]
+    assert mapping["@type"] == [HYDRA + "IriTemplateMapping"]
+    assert set(mapping) == {"@type", HYDRA + "variable", HYDRA + "property", HYDRA + "required"}
+
+    tag = expand(client, client.get("/api/tags/3").json)
+    assert tag[VOCAB + "Tag/slug"] == [{"@value": "culture"}]
+    parent = tag[VOCAB + "Tag/parent"][0]
+    assert parent["@id"] == "http://localhost/api/tags/2"
+    assert parent[VOCAB + "Tag/name"] == [{"@value": "Events"}]
+
+    documents = expand(client, client.get("/api/documents").json)
+    document = by_id(documents, "http://localhost/api/documents/1")
+    assert document[VOCAB + "Document/type"] == [{"@value": "image"}]
+    assert document[VOCAB + "Document/processable"] == [{"@value": True}]
+    assert document[VOCAB + "Document/folders"] == []
+
+    error = expand(client, client.get("/api/tags/999").json)
+    assert error[VOCAB + "Error/status"] == [{"@value": 404}]
+    for term in ("Page/slug", "Tag/slug", "Tag/parent", "Tag/name", "Document/type",
+                 "Document/processable", "Document/folders", "Error/status"):  # fmt: skip
+        assert VOCAB + term in documented, term
+
+
 def test_a_redirection_item_points_to_its_target(client):
     expanded = expand(client, get_path(client, "/elsewhere").json)
-    item = expanded[VOCAB + "item"][0]
+    item = expanded[VOCAB + "WebResponse/item"][0]
     assert item["@type"] == [VOCAB + "Redirection"]
-    assert item[VOCAB + "redirectUri"] == [{"@id": "https://example.org/"}]
-    assert item[VOCAB + "type"] == [{"@value": 302}]
+    assert item[VOCAB + "Redirection/redirectUri"] == [{"@id": "https://example.org/"}]
+    assert item[VOCAB + "Redirection/type"] == [{"@value": 302}]
 
 
 def test_realms_expand(client):
     expanded = expand(client, get_path(client, "/premium").json)
-    (realm,) = expanded[VOCAB + "realms"]
+    (realm,) = expanded[VOCAB + "WebResponse/realms"]
     assert realm["@type"] == [VOCAB + "Realm"]
     assert realm["@id"].startswith("http://localhost/api/realms/")
-    assert expanded[VOCAB + "hidingBlocks"] == [{"@value": True}]
+    assert expanded[VOCAB + "WebResponse/hidingBlocks"] == [{"@value": True}]
 
 
 @pytest.mark.parametrize("locale", ["en", "fr"])
@@ -166,22 +271,23 @@ def test_common_content_expands_with_its_menus_indexed_by_name(client, locale):
     expanded = expand(client, response.json)
     assert expanded["@type"] == [VOCAB + "CommonContent"]
     assert expanded["@id"] == "http://localhost/api/common_content"
-    assert_expanded(response.json, expanded)
-    menus = {walker["@index"]: walker for walker in expanded[VOCAB + "menus"]}
+    assert_expanded(response.json, expanded, documented_properties(client))
+    menus = {walker["@index"]: walker for walker in expanded[VOCAB + "CommonContent/menus"]}
     assert menus["mainMenuWalker"]["@type"] == [VOCAB + "MenuNodeSourceWalker"]
-    assert menus["mainMenuWalker"][VOCAB + "maxLevel"] == [{"@value": 3}]
+    assert menus["mainMenuWalker"][VOCAB + "MenuNodeSourceWalker/maxLevel"] == [{"@value": 3}]
 
 
 @pytest.mark.parametrize(
     "url",
     ["/api/pages", "/api/pages/1101", "/api/articles?itemsPerPage=1&page=2", "/api/nodes/11",
-     "/api/tags/3", "/api/documents/1", "/api/realms/2"],
+     "/api/tags/3", "/api/documents/1", "/api/realms/2", "/api/documents", "/api/tags",
+     "/api/translations", "/api/articles/archives", "/api/search?search=jazz", "/api"],
 )  # fmt: skip
 def test_resource_entry_points_expand(client, url):
     response = client.get(url)
     assert response.status_code == 200
     expanded = expand(client, response.json)
-    assert_expanded(response.json, expanded)
+    assert_expanded(response.json, expanded, documented_properties(client))
     if "page=2" in url:
         view = expanded[HYDRA + "view"][0]
         next_page = "http://localhost/api/articles?itemsPerPage=1&page=3"
@@ -196,7 +302,7 @@ def test_an_error_expands_with_hydra_terms(client):
     assert expanded["@id"] == "http://localhost/api/errors/404"
     assert expanded[HYDRA + "title"] == [{"@value": "An error occurred"}]
     assert expanded[HYDRA + "description"] == [{"@value": response.json["detail"]}]
-    assert expanded[VOCAB + "status"] == [{"@value": 404}]
+    assert expanded[VOCAB + "Error/status"] == [{"@value": 404}]
     assert_expanded(response.json, expanded)
 
 
@@ -258,6 +364,10 @@ def test_a_new_node_type_gets_its_context_without_restart(make_app):
     assert client.get("/api/contexts/Event").status_code == 200
     context = client.get("/api/contexts/WebResponse").json["@context"]
     assert context["Event"]["@context"] == {
+        "@vocab": VOCAB + "Event/",
+        "publishedAt": {"@type": "xsd:dateTime"},
+        "node": {"@type": "@id"},
+        "translation": {"@type": "@id"},
         "startsAt": {"@type": "xsd:dateTime"},
         "day": {"@type": "xsd:date"},
         "extra": {"@type": "@json"},
@@ -266,9 +376,10 @@ def test_a_new_node_type_gets_its_context_without_restart(make_app):
     assert response.status_code == 200
     expanded = expand(client, response.json)
     assert_expanded(response.json, expanded)
-    item = expanded[VOCAB + "item"][0]
+    item = expanded[VOCAB + "WebResponse/item"][0]
     assert item["@id"] == "http://localhost/api/events/90001"
-    assert item[VOCAB + "startsAt"][0]["@type"] == XSD + "dateTime"
-    assert item[VOCAB + "day"] == [{"@type": XSD + "date", "@value": "2024-06-01"}]
-    assert item[VOCAB + "extra"] == [{"@type": "@json", "@value": response.json["item"]["extra"]}]
-    assert item[VOCAB + "venue"] == [{"@value": "Square"}]
+    assert item[VOCAB + "Event/startsAt"][0]["@type"] == XSD + "dateTime"
+    assert item[VOCAB + "Event/day"] == [{"@type": XSD + "date", "@value": "2024-06-01"}]
+    extra = response.json["item"]["extra"]
+    assert item[VOCAB + "Event/extra"] == [{"@type": "@json", "@value": extra}]
+    assert item[VOCAB + "Event/venue"] == [{"@value": "Square"}]

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from pymongo import monitoring
 
 from app.publication import Visibility
+from app.query_plan import CHILDREN_EMBEDDED
 from tests.helpers import cold_commands, get_path, titles
 from tests.sites import with_blocks
 
@@ -50,6 +51,33 @@ def test_five_and_two_hundred_blocks_cost_the_same_queries(make_app, tier):
     assert small_count == large_count == 6
     if tier == "ferretdb":  # the wire agrees with the store's own count
         assert small_wire == large_wire == ["find"] * 6
+
+
+def test_a_long_child_list_is_kept_apart_and_costs_one_query_per_level(make_app, tier):
+    many = CHILDREN_EMBEDDED + 5
+    body, count, wire = measure(make_app, with_blocks(2, many), tier)
+    groups = [w for w in body["blocks"] if w["item"]["@type"] == "GroupBlock"]
+    assert [len(g["children"]) for g in groups] == [many, many]
+    assert [c["item"]["content"] for c in groups[1]["children"]] == [
+        f"Text {b}" for b in range(many)
+    ]  # position order
+    # the six of the embedded case, plus one read of both groups' child lists (level 2)
+    assert count == 7
+    if tier == "ferretdb":
+        assert wire == ["find"] * 7
+
+
+def test_only_listing_nodes_keep_their_children_apart(make_app):
+    app = make_app(with_blocks(2, CHILDREN_EMBEDDED + 1))
+    store = app.extensions["cms.store"]
+    version = store.live()["version"]
+    kept_apart = list(store.db[f"children_v{version}"].find())
+    assert [len(doc["ids"]) for doc in kept_apart] == [CHILDREN_EMBEDDED + 1] * 2
+    names = {"$in": ["group-0", "group-1"]}
+    groups = store.db[f"sources_v{version}"].find({"node.node_name": names, "locale": "en"})
+    assert [s["node"]["children"] for s in groups] == [None, None]
+    about = store.db[f"sources_v{version}"].find_one({"node.node_name": "about"})
+    assert len(about["node"]["children"]) <= CHILDREN_EMBEDDED  # embedded as usual
 
 
 def test_breadcrumbs_cost_one_query(make_app, tier):

@@ -1,7 +1,8 @@
 """Response conventions Roadiz clients rely on (roadiz-read-surface.md §7, issue 14 item 8):
 WebResponse.maxAge, the head's noIndex / tiktokUrl / matomoTagManager, every node source's
-`translation`, the WebResponse item's `urlAliases`, the external redirection's `@id` and `url`.
-Cache-Tags and Link: tests/test_http_caching.py."""
+`translation`, the WebResponse item's `urlAliases`, the external redirection's `@id` and `url`,
+documents and tags inside node sources (Roadiz's fields, nulls omitted). Cache-Tags and Link:
+tests/test_http_caching.py."""
 
 from __future__ import annotations
 
@@ -28,6 +29,15 @@ def conventions_site() -> dict[str, Any]:
     page["fields"].append({"name": "no_index", "type": "boolean"})
     node(site, "about")["sources"]["en"]["fields"]["no_index"] = True
     node(site, "team")["ttl"] = 0
+    # a PDF without size nor alt text, an SVG with an empty alt text, a document of unknown type
+    site["documents"] += [
+        {"id": 41, "filename": "minutes.pdf", "relative_path": "g7/minutes.pdf",
+         "mime_type": "application/pdf", "private": False, "alt": {}},
+        {"id": 42, "filename": "logo.svg", "relative_path": "h8/logo.svg",
+         "mime_type": "image/svg+xml", "image_width": 64, "image_height": 64, "alt": {"en": ""}},
+        {"id": 43, "filename": "notes", "relative_path": "i9/notes"},
+    ]  # fmt: skip
+    node(site, "about")["sources"]["en"]["fields"]["pictures"] = [41, 42, 43, 6]  # 6: private
     return site
 
 
@@ -120,3 +130,94 @@ def test_openapi_documents_the_conventions(client):
     assert list(redirection["properties"]) == ["@type", "@id", "redirectUri", "url"]
     assert set(redirection["required"]) == set(redirection["properties"])
     assert redirection["additionalProperties"]["description"] == "`type`: one of `301`, `302`"
+
+
+def test_documents_inside_node_sources_carry_roadiz_fields(client):
+    """§7: `type`, `processable`, `mediaDuration` (0 when unknown), `imageAverageColor` (#ffffff
+    by default inside node sources), `filename` and `id`, `folders`; never `private`."""
+    (image,) = get_path(client, "/").json["item"]["headerImage"]
+    assert image == {
+        "@type": "Document",
+        "@id": "/api/documents/2",
+        "relativePath": "b2/home-header.jpg",
+        "type": "image",
+        "processable": True,
+        "mimeType": "image/jpeg",
+        "imageWidth": 1920,
+        "imageHeight": 800,
+        "mediaDuration": 0,
+        "imageAverageColor": "#ffffff",
+        "alt": "The town square at sunrise",
+        "filename": "home-header.jpg",
+        "id": 2,
+        "folders": [],
+    }
+    plain = client.get("/api/pages/101.json").json["headerImage"][0]
+    assert plain == image  # plain JSON keeps a document's @id and @type
+
+
+def test_null_document_fields_are_omitted_inside_node_sources(custom):
+    pictures = get_path(custom, "/about").json["item"]["pictures"]
+    assert pictures == [  # the private document is never shown
+        {"@type": "Document", "@id": "/api/documents/41", "relativePath": "g7/minutes.pdf",
+         "type": "pdf", "processable": False, "mimeType": "application/pdf", "mediaDuration": 0,
+         "imageAverageColor": "#ffffff", "filename": "minutes.pdf", "id": 41, "folders": []},
+        {"@type": "Document", "@id": "/api/documents/42", "relativePath": "h8/logo.svg",
+         "type": "image", "processable": False, "mimeType": "image/svg+xml", "imageWidth": 64,
+         "imageHeight": 64, "mediaDuration": 0, "imageAverageColor": "#ffffff",
+         "filename": "logo.svg", "id": 42, "folders": []},  # empty alt: decorative, omitted
+        {"@type": "Document", "@id": "/api/documents/43", "relativePath": "i9/notes",
+         "type": "unknown", "processable": False, "mediaDuration": 0,
+         "imageAverageColor": "#ffffff", "filename": "notes", "id": 43, "folders": []},
+    ]  # fmt: skip
+    # /api/documents: the same rules, without filename, id nor the default average colour
+    members = custom.get("/api/documents?itemsPerPage=50").json["hydra:member"]
+    listed = {d["@id"]: d for d in members}
+    assert listed["/api/documents/41"] == {
+        "@id": "/api/documents/41", "@type": "Document", "relativePath": "g7/minutes.pdf",
+        "type": "pdf", "processable": False, "mimeType": "application/pdf", "mediaDuration": 0,
+        "folders": [],
+    }  # fmt: skip
+    assert custom.get("/api/documents/41").json == {
+        "@context": "/api/contexts/Document",
+        **listed["/api/documents/41"],
+    }
+
+
+def test_the_document_item_is_shown_as_listed(client):
+    listed = client.get("/api/documents?itemsPerPage=1").json["hydra:member"][0]
+    body = client.get("/api/documents/1").json
+    assert body == {"@context": "/api/contexts/Document", **listed}
+    assert not {"filename", "id", "imageAverageColor", "private"} & set(body)
+
+
+def test_tags_inside_node_sources_omit_a_null_parent(client):
+    tags = get_path(client, "/blog/jazz-night").json["item"]["node"]["tags"]
+    assert tags == [
+        {"@type": "Tag", "@id": "/api/tags/2", "slug": "events", "name": "Events",
+         "visible": True},  # a root tag: no parent key (skip_null_values)
+        {"@type": "Tag", "@id": "/api/tags/3", "slug": "culture", "name": "Culture",
+         "visible": True, "parent": "/api/tags/2"},
+    ]  # fmt: skip
+    listed = client.get("/api/tags?tagName=news").json["hydra:member"]
+    assert listed[0]["description"] is None  # appended by Roadiz's normaliser: kept when null
+
+
+def test_openapi_documents_the_document_and_tag_conventions(client):
+    schemas = client.get("/api/docs.json").json["components"]["schemas"]
+    document = schemas["Document"]
+    assert "private" not in document["properties"]
+    for name in ("type", "processable", "mediaDuration", "imageAverageColor", "filename",
+                 "folders", "relativePath"):  # fmt: skip
+        assert name in document["properties"] and name in document["required"], name
+    # `id` and `@id` are both `id` in generated clients: `id` is the additional properties
+    assert "id" not in document["properties"]
+    assert document["description"] == "Also carries `@type`: always `Document`; `id`: integer."
+    assert document["properties"]["folders"]["items"] == {"$ref": "#/components/schemas/Folder"}
+    for name in ("mimeType", "imageWidth", "imageHeight", "alt"):  # omitted when null
+        assert name in document["properties"] and name not in document["required"], name
+    tag = schemas["Tag"]
+    assert tag["properties"]["parent"]["type"] == "string"  # an IRI, never null
+    assert "parent" not in tag["required"]
+    resource = schemas["DocumentResource"]
+    assert "filename" not in resource["properties"] and "alt" not in resource["required"]

@@ -17,15 +17,24 @@ HEAD_SETTINGS = {
     "siteName": "Demo Site",
 }
 SOCIAL = DEMO_SOCIAL_HEAD
+# A document as Roadiz shows it inside node sources (roadiz-read-surface.md §7): type and
+# processable from the mime type, mediaDuration 0 and imageAverageColor #ffffff when unknown,
+# filename and id, folders (the fixture format has none).
 SHARE_IMAGE = {
     "@type": "Document",
     "@id": "/api/documents/1",
     "relativePath": "a1/share.jpg",
-    "filename": "share.jpg",
+    "type": "image",
+    "processable": True,
     "mimeType": "image/jpeg",
-    "alt": "The Demo Site logo on a blue background",
     "imageWidth": 1200,
     "imageHeight": 630,
+    "mediaDuration": 0,
+    "imageAverageColor": "#ffffff",
+    "alt": "The Demo Site logo on a blue background",
+    "filename": "share.jpg",
+    "id": 1,
+    "folders": [],
 }
 
 
@@ -80,8 +89,9 @@ def test_page_item_has_every_field_with_nulls_and_empty_lists(client):
                 "url": "/blog/first-article",
                 "node": {
                     "@type": "Node", "@id": "/api/nodes/19", "visible": True,
+                    # a root tag: no parent, omitted (skip_null_values)
                     "tags": [{"@type": "Tag", "@id": "/api/tags/1", "slug": "news",
-                              "name": "News", "visible": True, "parent": None}],
+                              "name": "News", "visible": True}],
                 },
                 "translation": EN,
             }

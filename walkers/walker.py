@@ -105,16 +105,29 @@ def walk_many(
             items = definition.children(walker.item, contexts[walker.lineage[0]])
             walker.children = [walker.child(i, stopped=stops) for i in items if context.accept(i)]
             frontier.extend(walker.children)
-        wanted = [node_id for w in stored for node_id in w.item["node"]["children"]]
+        child_ids = _child_ids(stored, context.generation)
+        wanted = [node_id for ids in child_ids for node_id in ids]
         found = {
             s["node_id"]: s
             for s in context.generation.sources_of_nodes(wanted, context.locale, context.visibility)
         }
-        for walker in stored:
+        for walker, ids in zip(stored, child_ids, strict=True):
             walker.children = [
                 walker.child(found[node_id])
-                for node_id in walker.item["node"]["children"]
+                for node_id in ids
                 if node_id in found and context.accept(found[node_id])
             ]
             frontier.extend(walker.children)
     return tops
+
+
+def _child_ids(walkers: list[Walker], generation: Generation) -> list[list[int]]:
+    """Walker child ids of each walker's item: embedded in its source, or, for a listing node
+    with many (`node.children` null), read with the others of the level in one query."""
+    apart = [w.item["node_id"] for w in walkers if w.item["node"]["children"] is None]
+    lists = generation.walker_children(apart) if apart else {}
+    return [
+        lists.get(w.item["node_id"], []) if w.item["node"]["children"] is None
+        else w.item["node"]["children"]
+        for w in walkers
+    ]  # fmt: skip

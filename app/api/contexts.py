@@ -7,7 +7,7 @@ from flask import Blueprint, Response, current_app
 from app import hydra
 from app.api.encoding import LD_JSON, json_response
 from app.errors import NotFound
-from app.jsonld_contexts import context_document, context_terms, vocabulary
+from app.jsonld_contexts import context_document, vocabulary
 from app.site import current_site
 
 MAX_AGE = 3600
@@ -19,11 +19,10 @@ blp = Blueprint("contexts", __name__, url_prefix="/api/contexts")
 
 @blp.route("/<name>")
 def context(name: str) -> Response:
-    terms = context_terms(current_site(), name)
-    if terms is None:
-        raise NotFound(f'No context for type "{name}"')
     # @vocab from configuration: the context is cached publicly, so it never follows the Host.
-    document = context_document(terms, current_app.config["VOCAB_BASE"])
+    document = context_document(current_site(), name, current_app.config["VOCAB_BASE"])
+    if document is None:
+        raise NotFound(f'No context for type "{name}"')
     response = json_response(document, mimetype=LD_JSON)
     response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
     return response
@@ -43,9 +42,15 @@ def entrypoint() -> Response:
 @hydra_blp.route("/docs.jsonld")
 def documentation() -> Response:
     config = current_app.config
-    description = config.get("API_DESCRIPTION", "A read-only JSON-LD API")
+    site = current_site()
     vocab = vocabulary(config["VOCAB_BASE"])
-    document = hydra.documentation(current_site(), config["API_TITLE"], description, vocab)
+    document = site.cache.get(("docs.jsonld", vocab))
+    if document is None:  # built once per site generation, from its node types
+        description = config.get("API_DESCRIPTION", "A read-only JSON-LD API")
+        transformer = current_app.extensions["cms.transformer"]
+        extra = list(getattr(transformer, "openapi_properties", None) or ())
+        document = hydra.documentation(site, config["API_TITLE"], description, vocab, extra)
+        site.cache[("docs.jsonld", vocab)] = document
     response = json_response(document, mimetype=LD_JSON)
     response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
     return response

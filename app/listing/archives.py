@@ -13,7 +13,8 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 from app.errors import NotFound
-from app.listing import hydra
+from app.listing import calendar, hydra
+from app.listing.calendar import plain_scope
 from app.listing.params import Params
 from app.listing.sources import ACCEPTED, VARIABLES, build_query, route
 from app.naming import collection_iri
@@ -30,8 +31,25 @@ def _genid(path: str, args: MultiDict, year: int) -> str:
     return f"/.well-known/genid/{hashlib.sha256(seed).hexdigest()[:20]}"
 
 
-def _month_start(moment: datetime) -> str:
-    return datetime(moment.year, moment.month, 1, tzinfo=UTC).isoformat()
+def _month(moment: datetime) -> str:
+    moment = moment.astimezone(UTC)
+    return f"{moment.year:04d}-{moment.month:02d}"
+
+
+def _month_start(month: str) -> str:
+    return datetime(int(month[:4]), int(month[5:]), 1, tzinfo=UTC).isoformat()
+
+
+def _months(context: RequestContext, query: dict[str, Any], index: str) -> list[str]:
+    """`YYYY-MM` of the months having a matching source, newest first: from the calendar for a
+    plain request (one lookup), else from the dates of every match along `index`."""
+    generation, visibility = context.site.generation, context.visibility
+    scope = plain_scope(query)
+    if scope is not None:
+        calendar_ = generation.calendar(scope.node_type, scope.locale, visibility)
+        return calendar.months(calendar_, scope, visibility)
+    dates = generation.publication_dates(query, visibility, index=index)
+    return list(dict.fromkeys(_month(moment) for moment in dates))
 
 
 def archives(context: RequestContext, plural: str, path: str, args: MultiDict) -> Reply:
@@ -42,12 +60,9 @@ def archives(context: RequestContext, plural: str, path: str, args: MultiDict) -
     params.check_known(ACCEPTED, path)
     query = build_query(context, params, route_)
     index = ORDER_INDEXES["type" in query]["published_at"]
-    dates = context.site.generation.publication_dates(query, context.visibility, index=index)
     years: dict[int, dict[str, str]] = {}
-    for moment in dates:
-        moment = moment.astimezone(UTC)
-        months = years.setdefault(moment.year, {})
-        months.setdefault(f"{moment.year:04d}-{moment.month:02d}", _month_start(moment))
+    for month in _months(context, query, index):
+        years.setdefault(int(month[:4]), {})[month] = _month_start(month)
     members: list[dict[str, Any]] = [
         {"@id": _genid(path, args, year), "@type": "Archive", "year": year, "months": months}
         for year, months in years.items()

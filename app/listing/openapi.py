@@ -50,7 +50,11 @@ TAG = {"@id": STRING, "@type": {"const": "Tag"}, "slug": STRING, "visible": BOOL
 DOCUMENT = {"@id": STRING, "@type": {"const": "Document"}, "relativePath": STRING, "type": STRING,
             "processable": BOOL, "mimeType": STRING, "imageWidth": {"type": "integer"},
             "imageHeight": {"type": "integer"}, "mediaDuration": {"type": "integer"},
-            "alt": STRING, "folders": {"type": "array", "items": FOLDER}}  # fmt: skip
+            "imageAverageColor": STRING, "alt": STRING,
+            "folders": {"type": "array", "items": FOLDER}}  # fmt: skip
+# Null fields are omitted (mime type, size, average colour, alt text): these are always sent.
+DOCUMENT_REQUIRED = ["@id", "@type", "relativePath", "type", "processable", "mediaDuration",
+                     "folders"]  # fmt: skip
 # A member under properties[]: only @id, @type (and url) are sure to be there.
 SPARSE = {"type": "object", "properties": {"@id": STRING, "@type": STRING},
           "required": ["@id", "@type"]}  # fmt: skip
@@ -101,10 +105,8 @@ def schemas() -> dict[str, Any]:
         "TagParent": tag_parent,
         "TagWithParents": tag_item,
         "TagCollection": collection_of(_member("TagListed")),
-        "DocumentListed": _object(
-            DOCUMENT,
-            ["@id", "@type", "relativePath", "type", "processable", "mediaDuration", "folders"],
-        ),  # fmt: skip
+        "DocumentListed": _object(DOCUMENT, DOCUMENT_REQUIRED),
+        "DocumentResource": _object({"@context": STRING, **DOCUMENT}, DOCUMENT_REQUIRED),
         "DocumentCollection": collection_of(_member("DocumentListed")),
         "Archive": _object(
             {

@@ -15,7 +15,8 @@ from werkzeug.datastructures import MultiDict
 from app import keyset
 from app.audience import denied_realm_ids
 from app.errors import BadRequest, NotFound
-from app.listing import hydra
+from app.listing import calendar, hydra
+from app.listing.calendar import Scope, plain_scope
 from app.listing.filters import (
     Boolean,
     Date,
@@ -215,9 +216,13 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
             next_token = keyset.encode(sort[0][0], found[-1])
         view = hydra.cursor_view(route_.path, args, token, next_token)
     else:
+        scope = plain_scope(query)
         found, total = generation.sources_page(
-            query, context.visibility, sort=sort, skip=page.skip, limit=page.size, index=index
-        )
+            query, context.visibility, sort=sort, skip=page.skip, limit=page.size, index=index,
+            counted=scope is None,
+        )  # fmt: skip
+        if scope is not None:
+            total = _plain_total(context, query, scope)
         view = hydra.view(route_.path, args, page, total or 0)
     members = [dump_member(context, source) for source in found]
     if fields is not None:
@@ -226,6 +231,16 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
     return hydra.collection(
         f"/api/contexts/{name}", route_.path, members, total, view,
         hydra.search(route_.path, VARIABLES),
+    )  # fmt: skip
+
+
+def _plain_total(context: RequestContext, query: dict[str, Any], scope: Scope) -> int:
+    """The total of a plain request from its calendar (no count of every match)."""
+    generation, visibility = context.site.generation, context.visibility
+    index = ORDER_INDEXES["type" in query]["published_at"]
+    return calendar.total(
+        generation.calendar(scope.node_type, scope.locale, visibility), scope, visibility,
+        lambda: generation.count_scheduled(query, visibility, index=index),
     )  # fmt: skip
 
 
