@@ -7,8 +7,9 @@ compiles a schema instance once into one function doing the same steps for the f
 service uses (String, Boolean, Integer, Float, Raw, Constant, Function, Nested, List, Dict), in
 the same order, with the same rules (`data_key`, `attribute`, dotted attributes, `dump_default`,
 values left out as `missing`). Anything else is serialised by marshmallow itself: a field of
-another class (or a subclass) by its own `_serialize`, a schema with hooks, `many`, another
-`dict_class` or its own `get_attribute` by its own `dump`. tests/test_dumping.py compares both
+another class (or a subclass) by its own `_serialize`, a schema with `many`, another `dict_class`
+or its own `get_attribute` by its own `dump`; pre- and post-dump processors run through
+marshmallow's own `_invoke_dump_processors`, as `dump` runs them. tests/test_dumping.py compares both
 on every dump of a crawl of the demo site.
 """
 
@@ -45,8 +46,6 @@ def _compilable(schema: Schema) -> bool:
     cls = type(schema)
     return (
         not schema.many
-        and not schema._hooks[PRE_DUMP]
-        and not schema._hooks[POST_DUMP]
         and schema.dict_class is dict
         and cls.dump is Schema.dump
         and cls._serialize is Schema._serialize
@@ -77,7 +76,26 @@ def compile_dump(schema: Schema) -> Dump:
                 out[key] = value
         return out
 
-    return dump
+    if not _hooked(schema):
+        return dump
+
+    def hooked(obj: Any) -> Any:
+        """Schema.dump's steps around the fields: its own pre- and post-dump processors."""
+        processed = obj
+        if schema._hooks[PRE_DUMP]:
+            processed = schema._invoke_dump_processors(PRE_DUMP, obj, many=False, original_data=obj)
+        result = dump(processed)
+        if schema._hooks[POST_DUMP]:
+            result = schema._invoke_dump_processors(
+                POST_DUMP, result, many=False, original_data=obj
+            )
+        return result
+
+    return hooked
+
+
+def _hooked(schema: Schema) -> bool:
+    return bool(schema._hooks[PRE_DUMP] or schema._hooks[POST_DUMP])
 
 
 def _field_step(schema: Schema, name: str, field: fields.Field) -> tuple:
@@ -183,7 +201,7 @@ def _nested(field: fields.Nested) -> Serialise:
         if value is None:
             return None
         many = schema.many or field.many
-        if one is None:
+        if one is None or (many and _hooked(schema)):  # processors may take the whole list
             return schema.dump(value, many=many)
         return [one(v) for v in value] if many else one(value)
 

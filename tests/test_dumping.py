@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import orjson
 import pytest
-from marshmallow import Schema, fields, post_dump
+from marshmallow import Schema, fields, post_dump, pre_dump
 
 from schemas import dumping
 from schemas.dumping import compile_dump, dumper
@@ -88,9 +88,19 @@ class Odd(Schema):
 class Hooked(Schema):
     name = fields.String()
 
+    @pre_dump
+    def named(self, data, **kwargs):
+        return {"name": "unnamed", **data}
+
     @post_dump
     def upper(self, data, **kwargs):
         return {k: v.upper() for k, v in data.items()}
+
+
+class Outer(Schema):
+    one = fields.Nested(Hooked)
+    many = fields.Nested(Hooked, many=True)
+    listed = fields.List(fields.Nested(Hooked))
 
 
 OBJECTS = [
@@ -123,6 +133,12 @@ def test_the_odd_values_are_serialised_not_only_failed():
     assert compile_dump(schema)(OBJECTS[1])["count"] == 12
 
 
-def test_a_schema_with_hooks_or_many_is_dumped_by_marshmallow():
+def test_dump_processors_run_as_marshmallow_runs_them():
     assert dumper(Hooked())({"name": "a"}) == {"name": "A"}
-    assert compile_dump(Hooked(many=True))([{"name": "b"}]) == [{"name": "B"}]
+    assert dumper(Hooked())({}) == {"name": "UNNAMED"}
+    assert compile_dump(Hooked(many=True))([{"name": "b"}, {}]) == [
+        {"name": "B"},
+        {"name": "UNNAMED"},
+    ]
+    outer = {"one": {}, "many": [{"name": "c"}, {}], "listed": [{"name": "d"}]}
+    assert compile_dump(Outer())(outer) == Outer().dump(outer)
