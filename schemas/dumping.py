@@ -9,8 +9,8 @@ the same order, with the same rules (`data_key`, `attribute`, dotted attributes,
 values left out as `missing`). Anything else is serialised by marshmallow itself: a field of
 another class (or a subclass) by its own `_serialize`, a schema with `many`, another `dict_class`
 or its own `get_attribute` by its own `dump`; pre- and post-dump processors run through
-marshmallow's own `_invoke_dump_processors`, as `dump` runs them. tests/test_dumping.py compares both
-on every dump of a crawl of the demo site.
+marshmallow's own `_invoke_dump_processors`, as `dump` runs them. tests/test_dumping.py compares
+both on every dump of a crawl of the demo site.
 """
 
 from __future__ import annotations
