@@ -3,6 +3,7 @@ and what resources show at read time (app.resources, app.head). Pure functions o
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 PROCESSABLE = frozenset({"image/png", "image/jpeg", "image/gif", "image/tiff", "image/webp",
@@ -68,12 +69,28 @@ def document_summary(document: dict[str, Any], locale: str) -> dict[str, Any]:
     }
 
 
-def tag_summary(tag: dict[str, Any], locale: str, default_locale: str) -> dict[str, Any]:
+# Tag.parent is nested up to two ancestor levels (Roadiz's MaxDepth 2, roadiz-read-surface.md §7).
+TAG_PARENT_DEPTH = 2
+
+
+def tag_summary(
+    tag: dict[str, Any],
+    locale: str,
+    default_locale: str,
+    tags: Mapping[int, dict[str, Any]] | None = None,
+    *,
+    parents: int = 0,
+) -> dict[str, Any]:
+    """A tag in `locale` (else the default translation's name, else its slug), with `parents`
+    ancestor levels nested from `tags` (by id) as `parent`; None beyond them or at a root."""
     names = tag.get("names") or {}
+    parent = (tags or {}).get(tag.get("parent")) if parents > 0 else None
     return {
         "id": tag["id"],
         "slug": tag["slug"],
         "name": names.get(locale) or names.get(default_locale) or tag["slug"],
         "visible": tag.get("visible", True),
-        "parent": tag.get("parent"),
+        "parent": None
+        if parent is None
+        else tag_summary(parent, locale, default_locale, tags, parents=parents - 1),
     }

@@ -77,10 +77,8 @@ def _tag_schema(with_parent: bool) -> type[Schema]:
         "name": fields.String(),
         "visible": fields.Boolean(),
     }
-    if with_parent:  # a root tag has none: omitted (skip_null_values)
-        declared["parent"] = fields.Function(
-            lambda t: None if t.get("parent") is None else tag_iri(t["parent"]), metadata=IRI
-        )
+    if with_parent:  # nested (TAG_PARENT_DEPTH levels); a root tag has none: omitted
+        declared["parent"] = fields.Nested(lambda: _tag_schema(True)())
     name = "TagSchema" if with_parent else "TagSummarySchema"
     return shape(declared, name, omitted_when_null=("parent",))
 

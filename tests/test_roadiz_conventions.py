@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from app.auth import PREVIEW_ROLE, mint_token
+from app.summaries import TAG_PARENT_DEPTH, tag_summary
 from tests.conftest import JWT_SECRET, demo_site
 from tests.helpers import EN, FR, get_path, node
 
@@ -191,13 +192,14 @@ def test_the_document_item_is_shown_as_listed(client):
     assert not {"filename", "id", "imageAverageColor", "private"} & set(body)
 
 
-def test_tags_inside_node_sources_omit_a_null_parent(client):
+def test_tags_inside_node_sources_nest_their_parent_and_omit_a_null_one(client):
     tags = get_path(client, "/blog/jazz-night").json["item"]["node"]["tags"]
+    events = {"@type": "Tag", "@id": "/api/tags/2", "slug": "events", "name": "Events",
+              "visible": True}  # a root tag: no parent key (skip_null_values)  # fmt: skip
     assert tags == [
-        {"@type": "Tag", "@id": "/api/tags/2", "slug": "events", "name": "Events",
-         "visible": True},  # a root tag: no parent key (skip_null_values)
+        events,
         {"@type": "Tag", "@id": "/api/tags/3", "slug": "culture", "name": "Culture",
-         "visible": True, "parent": "/api/tags/2"},
+         "visible": True, "parent": events},  # Roadiz's tag_parent group: nested
     ]  # fmt: skip
     listed = client.get("/api/tags?tagName=news").json["hydra:member"]
     assert listed[0]["description"] is None  # appended by Roadiz's normaliser: kept when null
@@ -217,7 +219,18 @@ def test_openapi_documents_the_document_and_tag_conventions(client):
     for name in ("mimeType", "imageWidth", "imageHeight", "alt"):  # omitted when null
         assert name in document["properties"] and name not in document["required"], name
     tag = schemas["Tag"]
-    assert tag["properties"]["parent"]["type"] == "string"  # an IRI, never null
+    # nested (tag_parent), never null: omitted
+    assert tag["properties"]["parent"] == {"$ref": "#/components/schemas/Tag"}
     assert "parent" not in tag["required"]
     resource = schemas["DocumentResource"]
     assert "filename" not in resource["properties"] and "alt" not in resource["required"]
+
+
+def test_tag_parents_are_nested_two_levels_deep():
+    chain = {n: {"id": n, "slug": f"t{n}", "parent": n - 1 if n > 1 else None} for n in range(1, 5)}
+    summary = tag_summary(chain[4], "en", "en", chain, parents=TAG_PARENT_DEPTH)
+    assert [summary["slug"], summary["parent"]["slug"], summary["parent"]["parent"]["slug"]] == [
+        "t4", "t3", "t2",
+    ]  # fmt: skip
+    assert summary["parent"]["parent"]["parent"] is None  # MaxDepth 2: t1 is not reached
+    assert tag_summary(chain[4], "en", "en", chain)["parent"] is None  # no parent group

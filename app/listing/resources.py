@@ -19,8 +19,10 @@ from app.listing.filters import Boolean, Env, Exact, Filter, Order, Partial, Var
 from app.listing.params import Page, Params, QueryBuilder, pagination
 from app.listing.properties import requested, sparse
 from app.listing.sources import ITEMS_PER_PAGE, LOCALE, MAX_ITEMS_PER_PAGE, locales
+from app.naming import tag_iri
 from app.reply import Reply
 from app.request_context import RequestContext
+from app.summaries import TAG_PARENT_DEPTH, tag_summary
 from app.web_response import translation_view as shared_translation_view
 
 TRANSLATION_FILTERS: tuple[Filter, ...] = (
@@ -49,7 +51,6 @@ DOCUMENT_FILTERS: tuple[Filter, ...] = (
     Exact("mimeType", "mime_type", prefix="not"),
     Boolean("private", "private"),
 )
-TAG_PARENT_DEPTH = 2  # Tag.parent is nested up to two ancestor levels (MaxDepth 2)
 
 
 def _variables(filters: tuple[Filter, ...], orders: tuple[Order, ...], *, locale: bool) -> list:
@@ -141,22 +142,23 @@ def translation_item(context: RequestContext, translation_id: int) -> Reply:
 def tag_view(
     context: RequestContext, tag: dict[str, Any], locale: str, *, parents: int = 0
 ) -> dict[str, Any]:
-    """A tag in `locale` (else the default translation); `parents` ancestor levels nested."""
-    names = tag.get("names") or {}
+    """A tag in `locale` (app.summaries.tag_summary); `parents` ancestor levels nested."""
+    by_id = {t["_id"]: t | {"id": t["_id"]} for t in context.site.tags} if parents else None
     default = context.site.default_translation.locale
+    return _tag_view(tag_summary(tag | {"id": tag["_id"]}, locale, default, by_id, parents=parents))
+
+
+def _tag_view(summary: dict[str, Any]) -> dict[str, Any]:
     view: dict[str, Any] = {
-        "@id": f"/api/tags/{tag['_id']}",
+        "@id": tag_iri(summary["id"]),
         "@type": "Tag",
-        "slug": tag["slug"],
-        "visible": tag.get("visible", True),
-        "name": names.get(locale) or names.get(default) or tag["slug"],
+        "slug": summary["slug"],
+        "visible": summary["visible"],
+        "name": summary["name"],
         "description": None,  # appended by a Roadiz normalizer: kept even when null
     }
-    parent_id = tag.get("parent")
-    if parents > 0 and parent_id is not None:
-        parent = next((t for t in context.site.tags if t["_id"] == parent_id), None)
-        if parent is not None:
-            view["parent"] = tag_view(context, parent, locale, parents=parents - 1)
+    if summary["parent"] is not None:
+        view["parent"] = _tag_view(summary["parent"])
     return view
 
 
