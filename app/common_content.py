@@ -13,6 +13,7 @@ from app.request_context import RequestContext
 from app.site import COMMON_CONTENT_GROUPS, Translation
 from app.web_response import ItemDumper
 from schemas import shared
+from schemas.dumping import dumper
 from schemas.shapes import CommonContentSchema
 from schemas.web_response import serialise_items
 from walkers.walker import AUTO_CHILDREN, MENU, walk_many
@@ -47,7 +48,7 @@ def build_common_content(context: RequestContext, translation: Translation) -> d
     locale = translation.locale
     dump = ItemDumper(context, frozenset(COMMON_CONTENT_GROUPS))
     home = visible_home(context, locale)
-    return shared(CommonContentSchema).dump(
+    return dumper(shared(CommonContentSchema))(
         {
             "@id": COMMON_CONTENT_IRI,
             "home": None if home is None else dump(home),

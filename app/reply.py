@@ -3,6 +3,7 @@ The HTTP layer (app.api.caching.respond) turns it into a response the same way f
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +15,7 @@ _COMPACT = (("documents/", "d/"), ("nodes/", "n/"), ("nodes_sources/", "ns/"), (
             ("folders/", "f/"))  # fmt: skip
 
 
+@functools.lru_cache(maxsize=65536)  # the IRIs of a site repeat in every response
 def compact_tag(iri: str) -> str | None:
     """`/api/pages/7` -> `p/7`, `/api/content_blocks/9` -> `content_b/9`, `/api/pages` ->
     `pages`."""
@@ -44,16 +46,16 @@ class Reply:
         appearance, de-duplicated: purging a tag purges every response showing that resource."""
         seen: dict[str, None] = {}
 
-        def visit(value: Any) -> None:
+        def visit(value: dict[str, Any] | list[Any]) -> None:
             if isinstance(value, dict):
                 iri = value.get("@id")
                 if isinstance(iri, str) and (tag := compact_tag(iri)):
                     seen.setdefault(tag)
-                for child in value.values():
-                    visit(child)
-            elif isinstance(value, list):
-                for child in value:
+                value = value.values()  # type: ignore[assignment]
+            for child in value:  # scalars are skipped without a call
+                if isinstance(child, (dict, list)):
                     visit(child)
 
-        visit(self.body)
+        if isinstance(self.body, (dict, list)):
+            visit(self.body)
         return list(seen)

@@ -18,6 +18,7 @@ from app.request_context import RequestContext
 from app.resolution import NOT_RESOLVED, Resolution, resolve_path
 from app.site import NodeType, SiteModel
 from schemas import shared
+from schemas.dumping import dumper
 from schemas.shapes import RedirectionSchema
 from schemas.web_response import WebResponseSchema, serialise_items
 from walkers.walker import AUTO_CHILDREN, Walker, walk
@@ -62,7 +63,7 @@ class ItemDumper:
         schema: Schema = self.context.schemas.item(
             node_type, self.groups, site.plurals, item=item, aliases=aliases
         )
-        return schema.dump(with_translation(present(source, self.context), node_type, site))
+        return dumper(schema)(with_translation(present(source, self.context), node_type, site))
 
 
 def with_translation(source: dict[str, Any], node_type: NodeType, site: SiteModel) -> dict:
@@ -157,7 +158,7 @@ def web_response_reply(context: RequestContext, path: str, transformer: Any) -> 
     web_response = transformer.transform(resolution, context)
     if web_response is None:
         raise NotFound(NOT_RESOLVED)
-    body = shared(transformer.schema_class).dump(web_response)
+    body = dumper(shared(transformer.schema_class))(web_response)
     source = resolution.source
     if source is None:  # an external redirection
         return Reply(body, context.site.default_translation.locale)

@@ -3,7 +3,8 @@
 For each size of EMBEDDED_SIZES (default 1000,10000,50000 sources): generates the site
 (seed/generate.py) into a fixture file, starts gunicorn (one worker per core, each loading the
 fixture into its own embedded store) with the response cache off (cold), and measures home, the
-deep page, an article and common_content with the load generator, plus the static floor. Prints
+deep page, an article and common_content with the load generator, plus the static floor, then
+the workers' CPU per request of each (requests sent one at a time, read from /proc). Prints
 the start-up time, the worker RSS, one table, and cold home against the static floor (the
 target: >= 25 %).
 """
@@ -22,7 +23,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bench import loadgen, report, servers  # noqa: E402
-from bench.run import endpoints, log, measure_endpoint, setting  # noqa: E402
+from bench.run import endpoints, get, log, measure_endpoint, setting  # noqa: E402
 from seed.generate import bench_paths, generate  # noqa: E402
 
 FLOOR_TARGET = 0.25
@@ -45,6 +46,31 @@ def rss_mb(pid: int) -> float:
     return round(max(sizes, default=0.0), 1)
 
 
+def workers_cpu_ms(pid: int) -> float:
+    """User and system CPU (ms) used so far by the gunicorn workers of master `pid`."""
+    ticks = 0
+    for child in Path("/proc").iterdir():
+        if not child.name.isdigit():
+            continue
+        try:
+            stat = (child / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(stat[1]) == pid:  # fields after the command: state, ppid, ..., utime, stime
+            ticks += int(stat[11]) + int(stat[12])
+    return ticks * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def server_cpu_per_request(url: str, pid: int, seconds: float = 3.0) -> float:
+    """Worker CPU (ms) per request, requests sent one at a time for `seconds`: what a request
+    costs the server, whatever else runs on the machine (the load generator included)."""
+    before, started, count = workers_cpu_ms(pid), time.monotonic(), 0
+    while time.monotonic() - started < seconds:
+        get(url)
+        count += 1
+    return round((workers_cpu_ms(pid) - before) / count, 2)
+
+
 def bench_size(size: int, tmp: Path) -> dict:
     site = generate(size, blocks=30, depth=3, menu=60, seed=1)
     fixture = tmp / f"site-{size}.json"
@@ -60,15 +86,22 @@ def bench_size(size: int, tmp: Path) -> dict:
         log(f"{report.label(size)}: ready in {ready}s")
         for name, path in urls.items():
             figures = measure_endpoint(base + path, workers)
+            figures["cpu_ms"] = server_cpu_per_request(base + path, pid)
             rows.append({"endpoint": name, **figures})
             rps = "1 request" if figures["rps"] is None else f"{figures['rps']:.0f} req/s"
-            log(f"{report.label(size)}: {name}: {rps}, p50 {figures['p50_ms']:.1f} ms")
+            log(
+                f"{report.label(size)}: {name}: {rps}, p50 {figures['p50_ms']:.1f} ms, "
+                f"worker CPU {figures['cpu_ms']} ms per request"
+            )
         memory = rss_mb(pid)
     return {"ready_s": ready, "worker_rss_mb": memory, "rows": rows}
 
 
 def render(results: dict) -> str:
-    head = f"{'size':>6} | {'endpoint (cold)':<16} | {'req/s':>8} | {'p50 ms':>8} | {'p99 ms':>8}"
+    head = (
+        f"{'size':>6} | {'endpoint (cold)':<16} | {'req/s':>8} | {'p50 ms':>8} | {'p99 ms':>8} | "
+        f"{'CPU ms':>6}"
+    )
     lines = [head, "-" * len(head)]
     verdicts = []
     for size, data in results.items():
@@ -78,7 +111,7 @@ def render(results: dict) -> str:
             p99 = "-" if row["p99_ms"] is None else f"{row['p99_ms']:.2f}"
             lines.append(
                 f"{report.label(int(size)):>6} | {row['endpoint']:<16} | {rps:>8} | "
-                f"{row['p50_ms']:>8.2f} | {p99:>8}"
+                f"{row['p50_ms']:>8.2f} | {p99:>8} | {row.get('cpu_ms', '-'):>6}"
             )
         share = (by_name["home"]["rps"] or 0) / max(by_name["floor"]["rps"] or 0, 1e-9)
         verdict = "PASS" if share >= FLOOR_TARGET else "FAIL"
@@ -87,6 +120,12 @@ def render(results: dict) -> str:
             f"{share:.0%} >= {FLOOR_TARGET:.0%}; start-up {data['ready_s']}s, "
             f"worker RSS {data['worker_rss_mb']} MB"
         )
+        home_cpu, floor_cpu = by_name["home"].get("cpu_ms"), by_name["floor"].get("cpu_ms")
+        if home_cpu and floor_cpu:
+            verdicts.append(
+                f"        worker CPU per request: floor {floor_cpu} ms / cold home {home_cpu} ms "
+                f"= {floor_cpu / home_cpu:.0%} (the req/s share with the cores to the server)"
+            )
     return "\n".join(["", *lines, "", "Targets:", *verdicts])
 
 

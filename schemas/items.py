@@ -113,11 +113,17 @@ def build_item_schema(
     return Schema.from_dict(declared, name=f"{node_type.name}{role}Schema")()
 
 
+IDENTITY_ENTRIES = 4096
+
+
 class SchemaRegistry:
     """Schemas built so far, keyed by what they depend on; shared by every request."""
 
     def __init__(self) -> None:
         self._schemas: dict[tuple[Any, ...], Schema] = {}
+        # The same look-up by the identity of the node type and plurals (hashing them walks every
+        # field definition): entries hold both, so an id is never reused while its entry exists.
+        self._by_identity: dict[tuple[Any, ...], tuple[NodeType, Plurals, Schema]] = {}
 
     def item(
         self,
@@ -128,10 +134,17 @@ class SchemaRegistry:
         item: bool = False,
         aliases: bool = False,
     ) -> Schema:
+        fast_key = (id(node_type), groups, id(plurals), item, aliases)
+        entry = self._by_identity.get(fast_key)
+        if entry is not None and entry[0] is node_type and entry[1] is plurals:
+            return entry[2]
         key = (node_type, groups, plurals, item, aliases)
         schema = self._schemas.get(key)
         if schema is None:
             schema = self._schemas[key] = build_item_schema(
                 node_type, groups, plurals, item=item, aliases=aliases
             )
+        if len(self._by_identity) >= IDENTITY_ENTRIES:  # site models rebuilt: new identities
+            self._by_identity.clear()
+        self._by_identity[fast_key] = (node_type, plurals, schema)
         return schema

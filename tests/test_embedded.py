@@ -8,13 +8,17 @@ from datetime import UTC, datetime
 
 import mongomock
 import pytest
+from mongomock.collection import Cursor as MongomockCursor
+from mongomock.filtering import filter_applies
 
 from app import create_app, embedded
-from app.embedded import IndexedCollection, embedded_database
+from app.embedded import IndexedCollection, embedded_database, matching
+from app.embedded.cursor import GenerationCursor
 from app.fixture.load import load_site
 from app.publication import Visibility
 from app.store import LISTED, WITHOUT_CHILDREN, Store
 from tests.conftest import JWT_SECRET, demo_site
+from tests.test_indexes import crawl  # noqa: F401 - the crawl of every endpoint, reused
 
 NOW = datetime(2025, 1, 1, tzinfo=UTC)
 PUBLIC = {"node.status": {"$in": ["published"]}, "published_at": {"$lte": NOW}}
@@ -129,3 +133,180 @@ def test_no_warning_up_to_the_limit(tmp_path, caplog):
     with caplog.at_level(logging.WARNING):
         serve_embedded(tmp_path)
     assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+# The compiled matcher (app/embedded/matching.py) against mongomock's filter_applies, document by
+# document, on shapes the store sends and on shapes it must leave to mongomock.
+
+WHEN = datetime(2024, 5, 1)
+DOCUMENTS = [
+    {"_id": 1, "a": 1, "s": "x", "d": WHEN, "node": {"status": "published", "tags": [1, 2],
+                                                     "parent": None, "position": 2}},
+    {"_id": 2, "a": 1.0, "s": "y", "d": None, "node": {"status": "draft", "tags": [],
+                                                       "position": 1}},
+    {"_id": 3, "a": True, "node": {"status": "pending", "tags": [2, 3], "parent": 7}},
+    {"_id": 4, "a": [1, 5], "s": ["x", "z"], "node": None},
+    {"_id": 5, "a": "1", "node": [{"status": "published"}, {"status": "draft"}]},
+    {"_id": 6, "a": {"b": 1}, "s": 7, "d": datetime(2030, 1, 1), "node": {"tags": [[1, 2], 3]}},
+    {"_id": 7, "node": "scalar", "a": [[1], 2], "d": [WHEN, None]},
+    {"_id": 8},
+]  # fmt: skip
+FILTERS = [
+    {},
+    {"_id": 3},
+    {"a": 1},
+    {"a": None},
+    {"s": "x"},
+    {"a": {"$in": [1, None]}},
+    {"a": {"$in": ["1", 5]}},
+    {"a": {"$nin": [1]}},
+    {"a": {"$ne": 1}},
+    {"a": {"$ne": None}},
+    {"a": {"$eq": 1}},
+    {"a": {"$eq": None}},
+    {"d": {"$lte": WHEN}},
+    {"d": {"$gt": WHEN}},
+    {"d": {"$lt": None}},
+    {"d": {"$gte": None}},
+    {"s": {"$gte": "y"}},
+    {"a": {"$gt": 0, "$lt": 2}},
+    {"a": {"$gte": True}},
+    {"node.status": "published"},
+    {"node.status": {"$in": ["published", "draft"]}},
+    {"node.status": {"$nin": ["draft"]}},
+    {"node.status": {"$ne": "draft"}},
+    {"node.parent": None},
+    {"node.parent": {"$ne": None}},
+    {"node.tags": 2},
+    {"node.tags": {"$all": [1, 2]}},
+    {"node.tags": {"$all": [3]}},
+    {"node.tags": {"$all": []}},
+    {"node.tags": {"$in": [3]}},
+    {"node.tags": {"$nin": [2]}},
+    {"node.position": {"$gt": 1}},
+    {"node.missing.deeper": None},
+    {"node.missing.deeper": {"$ne": 1}},
+    {"$or": [{"a": 1}, {"node.status": "pending"}]},
+    {"$and": [{"a": {"$ne": 1}}, {"$or": [{"s": "x"}, {"s": None}]}]},
+    {"$or": [{"d": {"$lte": WHEN}, "_id": {"$lt": 3}}, {"d": None}]},
+    {"node.status": {"$in": ["published"]}, "d": {"$lte": WHEN}, "node.parent": None},
+    {"$comment": "ignored", "_id": {"$in": [1, 2, 99]}},
+]
+# Shapes the compiled matcher leaves to mongomock: the whole query is read as mongomock reads it.
+NOT_COMPILED = [
+    {"s": {"$regex": "x"}},
+    {"s": {"$regex": "X", "$options": "i"}},
+    {"a": {"$exists": True}},
+    {"node.tags": {"$elemMatch": {"$gt": 1}}},
+    {"a": {"$not": {"$gt": 1}}},
+    {"$nor": [{"a": 1}]},
+    {"a": {"b": 1}},
+    {"a": [1, 5]},
+    {"node.tags": []},
+    {"a": {"$in": "not a list"}},
+    {"$or": []},
+    {"node.tags": {"$all": [1], "$size": 2}},
+    {"a": {"$gt": [1]}},
+    {"a.": 1},
+]
+
+
+@pytest.mark.parametrize("filter_", FILTERS, ids=str)
+def test_the_compiled_matcher_decides_as_mongomock(filter_):
+    test = matching.compile_filter(filter_)
+    assert test is not None
+    for document in DOCUMENTS:
+        assert test(document) == filter_applies(filter_, document), document
+
+
+@pytest.mark.parametrize("filter_", NOT_COMPILED, ids=str)
+def test_shapes_the_matcher_does_not_model_are_left_to_mongomock(filter_):
+    assert matching.compile_filter(filter_) is None
+
+
+def test_arrays_inside_a_path_are_decided_by_mongomock(monkeypatch):
+    calls = []
+    monkeypatch.setattr(
+        matching, "filter_applies", lambda f, d: calls.append(d["_id"]) or filter_applies(f, d)
+    )
+    test = matching.compile_filter({"node.status": "draft"})
+    assert [d["_id"] for d in DOCUMENTS if test(d)] == [2, 5]
+    assert calls == [5]  # the document whose `node` is an array
+
+
+def test_the_cursor_sorts_projects_and_cuts_as_mongomock():
+    indexed, plain = embedded_database("shapes"), mongomock.MongoClient(tz_aware=True)["shapes"]
+    for database in (indexed, plain):
+        database["sources_v1"].insert_many([dict(d) for d in DOCUMENTS])
+    assert isinstance(indexed["sources_v1"], IndexedCollection)
+    reads = [
+        ({}, None, [("d", -1), ("_id", -1)], 0, 0),
+        ({}, {"node.tags": 0, "s": 0}, [("a", 1)], 1, 3),
+        ({}, {"_id": 0}, [("node.position", 1)], 0, 0),
+        ({"_id": {"$gt": 1}}, {"_id": 0, "d": 1}, [("s", -1)], 0, 2),
+        ({"a": {"$ne": None}}, {"node.status": 0}, [("node.tags", 1), ("_id", 1)], 0, 0),
+        ({"s": {"$regex": "x|z"}}, None, [("_id", -1)], 0, 1),
+    ]
+    for filter_, projection, sort, skip, limit in reads:
+        found = [
+            list(db["sources_v1"].find(filter_, projection).sort(sort).skip(skip).limit(limit))
+            for db in (indexed, plain)
+        ]
+        assert found[0] == found[1], (filter_, projection, sort)
+        assert [type(d.get("d")) for d in found[0]] == [type(d.get("d")) for d in found[1]]
+        assert all(d["d"].tzinfo for d in found[0] if isinstance(d.get("d"), datetime))
+
+
+@pytest.fixture(scope="module")
+def compared_reads(request, tier):
+    """Every read of a crawl of the demo site on the embedded store, answered again by plain
+    mongomock on the same documents, and compared."""
+    if tier != "mongomock":
+        pytest.skip("the embedded store serves the mongomock tier only")
+    patch = pytest.MonkeyPatch()
+    reads = {"fast": 0, "mongomock": 0, "counts": 0}
+    differing: list[str] = []
+
+    def plain(collection):
+        """The same collection (same documents) read by mongomock's own code."""
+        view = object.__new__(mongomock.Collection)
+        view.__dict__.update(collection.__dict__)
+        return view
+
+    original = GenerationCursor._compute_results
+
+    def compute(self, with_limit_and_skip=False):
+        found = original(self, with_limit_and_skip)
+        projection = dict(self._projection) if isinstance(self._projection, dict) else None
+        expected = MongomockCursor(
+            plain(self.collection), self._spec, self._sort, projection, self._skip, self._limit
+        )._compute_results(with_limit_and_skip)
+        reads["fast" if self._computed[1] is not None else "mongomock"] += 1
+        if found != expected:
+            differing.append(f"{self.collection.name} {self._spec} {self._sort}")
+        return found
+
+    count = IndexedCollection.count_documents
+
+    def count_documents(self, filter_, **kwargs):
+        found = count(self, filter_, **kwargs)
+        reads["counts"] += 1
+        if found != plain(self).count_documents(filter_, **kwargs):
+            differing.append(f"count {self.name} {filter_}")
+        return found
+
+    patch.setattr(GenerationCursor, "_compute_results", compute)
+    patch.setattr(IndexedCollection, "count_documents", count_documents)
+    try:
+        request.getfixturevalue("crawl")
+    finally:
+        patch.undo()
+    return reads, differing
+
+
+def test_every_read_of_the_crawl_answers_as_plain_mongomock(compared_reads):
+    reads, differing = compared_reads
+    assert differing == []
+    assert reads["fast"] > 5000 and reads["counts"] > 100
+    # only title filters ($regex) are left to mongomock
+    assert reads["mongomock"] < reads["fast"] / 100

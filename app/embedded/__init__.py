@@ -1,0 +1,197 @@
+"""The embedded store: mongomock, with hash indexes and compiled filters on site generations.
+
+mongomock evaluates every query by testing each document of the collection with its generic
+matcher; a request of a site of 1,000 sources then spends most of its time there. Here the
+collections of site generations (`<kind>_v<N>`, written once by the loader, then only read and
+dropped) are read differently, with the same answers:
+
+- candidates: on their first read, a hash index per equality prefix of the store's indexes
+  (app.query_plan.INDEXES) and the `_id` lookup; a query whose filter binds such prefixes by
+  equality or `$in` tests only the documents of the smallest set of buckets;
+- matching: the filter compiled once per query (app/embedded/matching.py), deciding as
+  mongomock's `filter_applies` does, which still tests what the compiled test does not model;
+- results (app/embedded/cursor.py): sorted with mongomock's keys, cut to skip and limit, then
+  copied once (projection and time-zone aware dates in one pass; mongomock copies every match
+  twice), so callers still get documents of their own.
+
+Other collections (the live pointer) are plain mongomock. tests/test_embedded.py checks every
+read of a crawl of the demo site, and the matcher document by document, against mongomock.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+from collections.abc import Hashable
+from typing import Any
+
+import mongomock
+from mongomock.filtering import filter_applies
+
+from app.embedded.cursor import GenerationCursor, copier, sort_documents
+from app.embedded.matching import compile_filter
+from app.query_plan import INDEXES
+
+# Source documents (all translations, blocks included) up to which the embedded store is meant:
+# above, start-up takes long and every worker holds its own copy (docs/performance.md).
+SOURCE_LIMIT = 15_000
+LIMIT_WARNING = (
+    "the embedded store holds %d source documents, more than the %d it is meant for: start-up "
+    "is slow and every worker keeps its own copy in memory; set MONGODB_URI to serve this site "
+    "from MongoDB (see docs/performance.md)"
+)
+
+GENERATION_COLLECTION = re.compile(r"(?P<kind>[a-z_]+)_v[0-9]+")
+SCALARS = (str, int, float, bool, type(None))
+
+
+def warn_if_too_large(logger: logging.Logger, sources: int) -> None:
+    if sources > SOURCE_LIMIT:
+        logger.warning(LIMIT_WARNING, sources, SOURCE_LIMIT)
+
+
+def embedded_database(name: str) -> mongomock.Database:
+    database = mongomock.MongoClient(tz_aware=True)[name]
+    database.__class__ = IndexedDatabase
+    return database
+
+
+class IndexedDatabase(mongomock.Database):
+    """A mongomock database whose generation collections use hash indexes."""
+
+    def get_collection(self, name, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003
+        """mongomock builds a new collection object per access (with_options); a generation
+        collection with the database's options is built once (it keeps the same store across
+        drops, as mongomock's own cache of accesses does)."""
+        plain = not args and not any(kwargs.values())
+        built = self.__dict__.setdefault("_generation_collections", {})
+        if plain and name in built:
+            return built[name]
+        collection = super().get_collection(name, *args, **kwargs)
+        if GENERATION_COLLECTION.fullmatch(name) and type(collection) is mongomock.Collection:
+            collection.__class__ = IndexedCollection
+            if plain:
+                built[name] = collection
+        return collection
+
+
+@functools.cache
+def _prefixes(kind: str) -> tuple[tuple[str, ...], ...]:
+    """`_id`, then the equality prefixes of the kind's indexes, longest first."""
+    found = {
+        tuple(key for key, _ in keys[:length])
+        for _, keys, _ in INDEXES.get(kind, [])
+        for length in range(1, len(keys) + 1)
+        if keys[length - 1][0] != "_id"
+    }
+    return (("_id",), *sorted(found, key=lambda fields: (-len(fields), fields)))
+
+
+def _values(condition: Any) -> list[Hashable] | None:
+    """The values an equality or `$in` condition accepts, or None when it is something else."""
+    if isinstance(condition, dict):
+        if set(condition) != {"$in"} or not isinstance(condition["$in"], list):
+            return None
+        values = condition["$in"]
+    else:
+        values = [condition]
+    return values if all(isinstance(v, SCALARS) for v in values) else None
+
+
+def _lookup(document: dict[str, Any], field: str) -> Any:
+    value: Any = document
+    for part in field.split("."):
+        if not isinstance(value, dict):
+            return None
+        value = value.get(part)
+    return value
+
+
+class IndexedCollection(mongomock.Collection):
+    """A generation collection: candidates from hash indexes, compiled filters, one copy."""
+
+    def find(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201 - mongomock's signature
+        cursor = super().find(*args, **kwargs)
+        cursor.__class__ = GenerationCursor
+        return cursor
+
+    def read(
+        self, spec: dict[str, Any], sort: Any, projection: Any, skip: int, limit: int | None
+    ) -> list[dict[str, Any]] | None:
+        """What mongomock's cursor computes for these arguments (its spec already has naive
+        dates), or None when a shape is not modelled here (the cursor then asks mongomock)."""
+        if not self.codec_options.tz_aware:
+            return None
+        documents = sort_documents(self._iter_documents(spec), sort)
+        if documents is None:
+            return None
+        documents = documents[skip:]
+        if limit:
+            documents = documents[: abs(limit)]
+        copy = copier(self, projection)
+        return [copy(document) for document in documents]
+
+    def _iter_documents(self, filter):  # noqa: A002, ANN001, ANN202 - mongomock's signature
+        filter_ = filter or {}
+        test = compile_filter(filter_)
+        candidates = self._candidates(filter_)
+        if candidates is None:
+            if test is None or self._store.is_empty:  # mongomock validates the filter then
+                return list(super()._iter_documents(filter))
+            candidates = self._store._documents.values()
+        if test is None:
+            return [document for document in candidates if filter_applies(filter_, document)]
+        return [document for document in candidates if test(document)]
+
+    def _candidates(self, filter_: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """The documents of the buckets of the indexed prefix that `filter_` binds with the
+        fewest documents, in insertion order (as mongomock reads); None when none is bound."""
+        kind = GENERATION_COLLECTION.fullmatch(self.name)["kind"]
+        best: list[list[tuple[int, dict[str, Any]]]] | None = None
+        best_size = 0
+        for fields in _prefixes(kind):
+            if fields[0] not in filter_:
+                continue
+            accepted = [_values(filter_[f]) if f in filter_ else None for f in fields]
+            if any(values is None for values in accepted):
+                continue
+            index = self._index(fields)
+            if index is None:
+                continue
+            keys = [()]
+            for values in accepted:
+                keys = [(*key, value) for key in keys for value in dict.fromkeys(values)]
+            buckets = [index[key] for key in keys if key in index]
+            size = sum(len(bucket) for bucket in buckets)
+            if best is None or size < best_size:
+                best, best_size = buckets, size
+                if size <= 1:
+                    break
+        if best is None:
+            return None
+        if len(best) == 1:
+            return [document for _, document in best[0]]
+        found = [entry for bucket in best for entry in bucket]
+        found.sort(key=lambda entry: entry[0])  # insertion order, as mongomock reads
+        return [document for _, document in found]
+
+    def _index(self, fields: tuple[str, ...]) -> dict[tuple, list] | None:
+        """{values of `fields`: [(insertion position, document)]}, built on first use; None when
+        a document holds an array or a document there (equality would match inside it)."""
+        store = self._store
+        cache = store.__dict__.setdefault("_cms_indexes", {})
+        marker = (id(store._documents), len(store._documents))
+        if cache.get("marker") != marker:
+            cache.clear()
+            cache["marker"] = marker
+        if fields not in cache:
+            index: dict[tuple, list] | None = {}
+            for position, document in enumerate(store._documents.values()):
+                key = tuple(_lookup(document, f) for f in fields)
+                if not all(isinstance(v, SCALARS) for v in key):
+                    index = None
+                    break
+                index.setdefault(key, []).append((position, document))
+            cache[fields] = index
+        return cache[fields]

@@ -1,0 +1,202 @@
+"""The cursor of generation collections: mongomock's reading, with one copy per result.
+
+mongomock's cursor matches, sorts and copies every matching document (projection), then copies
+each again to make its dates time-zone aware (the client is tz_aware), and only then applies skip
+and limit. Here the matching documents (app.embedded.matching, on the collection's candidates)
+are sorted with the keys mongomock's sort would compare, cut to skip and limit, then copied once,
+projection and time zone in the same pass. Whatever this module does not model (inclusion
+projections, `$natural` or `$`-sorts, values of other types in a sort key) is read by mongomock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from mongomock import helpers
+from mongomock.collection import Cursor, _combine_projection_spec
+from mongomock.filtering import NOTHING, resolve_sort_key
+
+from app.embedded.matching import COMPARE_TYPES, Undecided
+
+UTC = helpers.utc
+Copy = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+class GenerationCursor(Cursor):
+    """A mongomock cursor whose results the collection computes (`IndexedCollection.read`)."""
+
+    _computed: tuple[tuple, list[dict[str, Any]] | None] | None = None
+
+    def _compute_results(self, with_limit_and_skip=False):  # noqa: ANN001, ANN202 - mongomock's
+        key = (self._factory, self._skip, self._limit) if with_limit_and_skip else (self._factory,)
+        computed = self._computed
+        if computed is None or computed[0] != key:
+            skip, limit = (self._skip, self._limit) if with_limit_and_skip else (0, None)
+            found = self.collection.read(self._spec, self._sort, self._projection, skip, limit)
+            computed = self._computed = (key, found)
+        if computed[1] is None:  # a shape this store does not model: mongomock reads it
+            return super()._compute_results(with_limit_and_skip)
+        return computed[1]
+
+
+def sort_documents(documents: list[Any], sort: Any) -> list[Any] | None:
+    """`documents` in the order mongomock's sort gives (stable sorts, last key first), or None
+    when a key is not one this module sorts."""
+    if not sort:
+        return documents
+    keys = list(sort.items() if isinstance(sort, dict) else sort)
+    for key, direction in reversed(keys):
+        if not isinstance(key, str) or key.startswith("$"):
+            return None
+        try:
+            documents = sorted(documents, key=_sort_key(key), reverse=direction < 0)
+        except Undecided:  # mongomock's own keys, on the same documents in the same order
+            documents = sorted(
+                documents,
+                key=lambda document, k=key: resolve_sort_key(k, document),
+                reverse=direction < 0,
+            )
+    return documents
+
+
+def _sort_key(path: str) -> Callable[[dict[str, Any]], tuple]:
+    """mongomock's resolve_sort_key as a plain tuple: (0 for an empty array, else 1; its BSON
+    comparison class; the value), for values whose class mongomock compares natively."""
+    parts = path.split(".")
+
+    def key(document: dict[str, Any]) -> tuple:
+        value: Any = document
+        for part in parts[:-1]:
+            value = value.get(part, {})
+            if type(value) is not dict:
+                raise Undecided  # mongomock looks into arrays, or finds nothing: its own keys
+        value = value.get(parts[-1], NOTHING)
+        if value is NOTHING or value is None:
+            return (1, 5, 0)
+        if type(value) is list:
+            if not value:
+                return (0, 5, 0)
+            value = value[0]
+        kind = COMPARE_TYPES.get(type(value))
+        if kind is None or kind in (20, 25):  # documents and arrays: mongomock's comparison
+            raise Undecided
+        return (1, kind, 0) if value is None else (1, kind, value)
+
+    return key
+
+
+def copier(collection: Any, projection: Any) -> Copy:
+    """The copy of a result as mongomock's cursor returns it, time-zone aware: one pass for no
+    projection or an exclusion projection, mongomock's projection then its time-zone pass
+    otherwise."""
+    tree = _exclusions(projection)
+    if tree is None:
+
+        def projected(document: dict[str, Any]) -> dict[str, Any]:
+            fields = dict(projection) if isinstance(projection, dict) else projection
+            copied = collection._copy_only_fields(document, fields, dict)
+            return helpers.make_datetime_timezone_aware_in_document(copied)
+
+        return projected
+    excluded, without_id = tree
+    if not excluded and not without_id:
+        return _copy_dict
+
+    def excluding(document: dict[str, Any]) -> dict[str, Any]:
+        try:
+            copied = _copy_excluding(document, excluded)
+        except Undecided:  # an array on an excluded path: mongomock projects it
+            return projected_by_mongomock(document)
+        if without_id:
+            copied.pop("_id", None)
+        return copied
+
+    def projected_by_mongomock(document: dict[str, Any]) -> dict[str, Any]:
+        copied = collection._copy_only_fields(document, dict(projection), dict)
+        return helpers.make_datetime_timezone_aware_in_document(copied)
+
+    return excluding
+
+
+def _exclusions(projection: Any) -> tuple[dict[str, Any], bool] | None:
+    """(mongomock's nested spec of the excluded paths, whether `_id` is left out) of no
+    projection or an exclusion projection; None for any other projection."""
+    if projection is None:
+        return {}, False
+    if not isinstance(projection, dict) or not projection:
+        return None
+    fields = dict(projection)
+    id_value = fields.pop("_id", 1)
+    if any("$" in path or path.split(".")[0] == "_id" for path in fields):
+        return None  # positional or `_id.` paths: mongomock's rules
+    if id_value not in (0, 1) or any(type(v) not in (int, bool) or v for v in fields.values()):
+        return None
+    if not fields:
+        return ({}, True) if id_value == 0 else None  # {_id: 1} alone: mongomock's own copy
+    try:
+        return _combine_projection_spec(fields), id_value == 0
+    except Exception:  # noqa: BLE001 - a collision mongomock reports itself
+        return None
+
+
+def aware_copy(value: Any) -> Any:
+    """mongomock's make_datetime_timezone_aware_in_document, faster on plain types: scalars are
+    copied without a call."""
+    kind = type(value)
+    if kind is dict:
+        return _copy_dict(value)
+    if kind is list:
+        return _copy_list(value)
+    if kind is datetime:
+        return value.replace(tzinfo=UTC)
+    if kind in SCALARS:
+        return value
+    return helpers.make_datetime_timezone_aware_in_document(value)
+
+
+SCALARS = frozenset({str, int, bool, float, type(None)})
+
+
+def _copy_dict(document: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for key, value in document.items():
+        kind = type(value)
+        if kind in SCALARS:
+            out[key] = value
+        elif kind is dict:
+            out[key] = _copy_dict(value)
+        elif kind is list:
+            out[key] = _copy_list(value)
+        else:
+            out[key] = aware_copy(value)
+    return out
+
+
+def _copy_list(values: list[Any]) -> list[Any]:
+    return [
+        value
+        if type(value) in SCALARS
+        else _copy_dict(value)
+        if type(value) is dict
+        else aware_copy(value)
+        for value in values
+    ]
+
+
+def _copy_excluding(document: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
+    """mongomock's _project_by_spec for an exclusion (a key of `spec` holding a dict names the
+    paths excluded below it), with the time-zone copy of what is kept."""
+    out = {}
+    for key, value in document.items():
+        rule = spec.get(key, NOTHING)
+        if rule is NOTHING:
+            out[key] = value if type(value) in SCALARS else aware_copy(value)
+        elif isinstance(rule, dict):
+            if type(value) is dict:
+                out[key] = _copy_excluding(value, rule)
+            elif isinstance(value, (list, tuple, dict)):
+                raise Undecided
+            # anything else under an excluded path is left out, as mongomock does
+    return out
