@@ -61,6 +61,20 @@ INTEGER_PROPERTIES = frozenset({"imageWidth", "imageHeight", "mediaDuration", "y
                                 "position", "childrenCount", "level", "maxLevel"})  # fmt: skip
 
 
+def type_properties(
+    site: SiteModel, web_response_extra: list[str] | None = None
+) -> dict[str, list[str]]:
+    """The properties of each type the API emits (built-in types, then node types): what
+    docs.jsonld documents as `#<Type>/<property>` and the contexts name `<Type>/<property>`."""
+    properties = {name: list(keys) for name, keys in TYPE_PROPERTIES.items()}
+    extra = [key for key in web_response_extra or () if key not in properties["WebResponse"]]
+    properties["WebResponse"] += extra
+    for node_type in site.node_types.values():
+        fields = [f.key for f in node_type.fields if f.key not in SOURCE_PROPERTIES]
+        properties[node_type.name] = [*SOURCE_PROPERTIES, *fields]
+    return properties
+
+
 def collections(site: SiteModel) -> dict[str, str]:
     """Short name -> first collection path, for every resource with a collection operation."""
     found = {t.name: f"/api/{t.plural}" for t in site.reachable_types()}
@@ -138,12 +152,7 @@ def documentation(
     """The hydra:ApiDocumentation of the site; `vocab`: the @vocab of the contexts;
     `web_response_extra`: the properties a project transformer adds to the WebResponse."""
     paths = collections(site)
-    properties = {name: list(keys) for name, keys in TYPE_PROPERTIES.items()}
-    extra = [key for key in web_response_extra or () if key not in properties["WebResponse"]]
-    properties["WebResponse"] += extra
-    for node_type in site.node_types.values():
-        fields = [f.key for f in node_type.fields if f.key not in SOURCE_PROPERTIES]
-        properties[node_type.name] = [*SOURCE_PROPERTIES, *fields]
+    properties = type_properties(site, web_response_extra)
     ranges = {
         node_type.name: {
             f.key: FIELD_RANGES[f.type] for f in node_type.fields if f.type in FIELD_RANGES

@@ -99,20 +99,56 @@ def type_terms(site: SiteModel, name: str) -> dict[str, Any]:
     return terms
 
 
-def scoped(vocab: str, name: str, terms: dict[str, Any]) -> dict[str, Any]:
-    """The term of the type `name`: its properties under `<vocab><name>/`, coerced by `terms`."""
-    definition: dict[str, Any] = {"@context": {"@vocab": f"{vocab}{name}/", **terms}}
+def named_terms(
+    name: str, properties: list[str], coercions: dict[str, Any], *, base: str = ""
+) -> dict[str, Any]:
+    """API Platform's terms of `properties` of the type `name`: `<name>/<property>` (relative to
+    the top @vocab when `base` is empty, else under `base`), coerced by `coercions`."""
+    terms: dict[str, Any] = {}
+    for key in properties:
+        iri = f"{base}{name}/{key}"
+        coercion = coercions.get(key)
+        terms[key] = {"@id": iri, **coercion} if coercion else iri
+    return terms
+
+
+def scoped(
+    vocab: str, name: str, terms: dict[str, Any], own: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The term of the type `name`: its properties under `<vocab><name>/`, coerced by `terms`;
+    `own`: explicit terms of its properties that the top of the context names for another type
+    (a nested object's `title` is its own, not the top type's)."""
+    context = {"@vocab": f"{vocab}{name}/", **terms, **(own or {})}
+    definition: dict[str, Any] = {"@context": context}
     if name in TYPE_TERMS:
         definition = {"@id": TYPE_TERMS[name], **definition}
     return definition
 
 
-def site_terms(site: SiteModel, vocab: str, names: list[str]) -> dict[str, Any]:
-    """HYDRA_TERMS, then one type-scoped context per type of `names`."""
+def site_terms(
+    site: SiteModel, vocab: str, names: list[str], top: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """HYDRA_TERMS, then one type-scoped context per type of `names`; each redefines those of
+    its properties that are `top` terms (named for the context's own type)."""
+    from app.hydra import type_properties
+
+    properties = type_properties(site)
     terms: dict[str, Any] = {**HYDRA_TERMS, **HYDRA_SCOPED}
     for name in names:
-        terms[TYPE_TERMS.get(name, name)] = scoped(vocab, name, type_terms(site, name))
+        coercions = type_terms(site, name)
+        shadowed = [key for key in properties.get(name, []) if key in top]
+        own = named_terms(name, shadowed, coercions, base=vocab)
+        terms[TYPE_TERMS.get(name, name)] = scoped(vocab, name, coercions, own)
     return terms
+
+
+def top_terms(site: SiteModel, name: str) -> dict[str, Any]:
+    """The terms API Platform puts at the top of `/api/contexts/<name>`: each property of the
+    type `name` as `<name>/<property>` (relations: `{"@id": ..., "@type": "@id"}`)."""
+    from app.hydra import entrypoint_keys, type_properties
+
+    keys = entrypoint_keys(site) if name == "Entrypoint" else type_properties(site).get(name, [])
+    return named_terms(name, keys, type_terms(site, name))
 
 
 def vocabulary(base: str) -> str:
@@ -128,11 +164,13 @@ def context_document(site: SiteModel, name: str, vocab_base: str) -> dict[str, A
         return None
     vocab = vocabulary(vocab_base)
     site_free = name in SITE_FREE and name not in site.node_types
-    key = ("context", vocab, "error" if site_free else "*")
+    key = ("context", vocab, name)
     document = site.cache.get(key)
     if document is None:
         names = [name] if site_free else context_types(site)
         header = {"@version": 1.1, "@vocab": vocab, "hydra": HYDRA, "xsd": XSD}
-        document = {"@context": {**header, **site_terms(site, vocab, names)}}
+        top = top_terms(site, name)
+        terms = site_terms(site, vocab, names, frozenset(top))
+        document = {"@context": {**header, **top, **terms}}
         site.cache[key] = document
     return document
