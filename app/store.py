@@ -272,14 +272,24 @@ class Generation:
     def search_hits(self, source_ids: list[int], visibility: Visibility) -> list[dict[str, Any]]:
         """The sources of a search page by `_id`, with the listed publication rule again (dated
         after now never lists, even in preview)."""
-        query = {
-            "_id": {"$in": source_ids},
-            **source_filter(visibility, listed=True),
-            "published_at": {"$lte": visibility.now},  # the public rule's, or preview's bound
-        }
+        return list(self._listed_by_ids(source_ids, visibility, LISTED, out_only=True).values())
+
+    def _listed_by_ids(
+        self,
+        source_ids: list[int],
+        visibility: Visibility,
+        projection: dict[str, int],
+        *,
+        out_only: bool = False,
+    ) -> dict[int, dict[str, Any]]:
+        """Listed sources (visible, shown to `visibility`) by `_id`, keyed by id; `out_only`: none
+        dated after now, even in preview."""
+        query = {"_id": {"$in": source_ids}, **source_filter(visibility, listed=True)}
+        if out_only:
+            query["published_at"] = {"$lte": visibility.now}  # the public rule's, or preview's
         # a fresh dict: mongomock adds keys to the projections it is given
-        projection = dict(LISTED)
-        return list(self._collection("sources").find(query, projection).hint(ID_INDEX))
+        cursor = self._collection("sources").find(query, dict(projection)).hint(ID_INDEX)
+        return {source["_id"]: source for source in cursor}
 
     def sources_by_ids(self, source_ids: list[int]) -> list[dict[str, Any]]:
         """Sources by id, whatever their publication (callers apply app.realms.may_see)."""
@@ -370,8 +380,7 @@ class Generation:
             ids = self._root_ids[key] = [doc["_id"] for doc in cursor]
         if not ids:
             return []
-        query = {"_id": {"$in": ids}, **source_filter(visibility, listed=True)}
-        found = {s["_id"]: s for s in self._collection("sources").find(query).hint(ID_INDEX)}
+        found = self._listed_by_ids(ids, visibility, LISTED)
         return [found[i] for i in ids if i in found]
 
     def feed(
@@ -415,11 +424,7 @@ class Generation:
                 break
         wanted = wanted[:limit]
         missing = [entry["id"] for entry in wanted if "source" not in entry]
-        found = {}
-        if missing:
-            query = {"_id": {"$in": missing}, **source_filter(visibility, listed=True)}
-            cursor = self._collection("sources").find(query, WITHOUT_CHILDREN).hint(ID_INDEX)
-            found = {source["_id"]: source for source in cursor}
+        found = self._listed_by_ids(missing, visibility, WITHOUT_CHILDREN) if missing else {}
         sources = (entry.get("source") or found.get(entry["id"]) for entry in wanted)
         return [source for source in sources if source is not None]
 
