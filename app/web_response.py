@@ -9,6 +9,7 @@ from marshmallow import Schema
 
 from app.audience import present, shown_alternates, walker_context, withheld
 from app.errors import NotFound
+from app.frozen import FrozenDict, freeze
 from app.head import build_head
 from app.naming import breadcrumbs_id, translation_iri
 from app.paths import normalise_path
@@ -47,8 +48,20 @@ def max_age(source: dict[str, Any]) -> int:
     return int(source["node"]["ttl"] or 0) * 60
 
 
+# Dumps of listed sources a site model keeps (ItemDumper): about the site's listed sources times
+# the operations listing them; past it, sources are dumped on every request.
+DUMPS_KEPT = 20_000
+
+
 class ItemDumper:
-    """Serialises sources of one operation (node type groups) for one request."""
+    """Serialises sources of one operation (node type groups) for one request.
+
+    A listed source (not the item itself) that is a stored document as the embedded store shares
+    it (app.frozen: read-only) and lists no reference a request could be refused is dumped once
+    per site model and schema: that dump depends on nothing else (schemas keep no request state)
+    and is shared, read-only, by every response listing it. Other sources (dicts a walker
+    definition builds, any source read from MongoDB, references filtered per request) are dumped
+    on every request."""
 
     def __init__(self, context: RequestContext, groups: frozenset[str]):
         self.context = context
@@ -63,7 +76,18 @@ class ItemDumper:
         schema: Schema = self.context.schemas.item(
             node_type, self.groups, site.plurals, item=item, aliases=aliases
         )
-        return dumper(schema)(with_translation(present(source, self.context), node_type, site))
+        presented = present(source, self.context)
+        if item or presented is not source or type(source) is not FrozenDict:
+            return dumper(schema)(with_translation(presented, node_type, site))
+        kept = site.cache.setdefault("listed dumps", {})
+        key = (id(schema), id(source))
+        entry = kept.get(key)
+        if entry is None:
+            dumped = freeze(dumper(schema)(with_translation(source, node_type, site)))
+            entry = (dumped, schema, source)
+            if len(kept) < DUMPS_KEPT:
+                kept[key] = entry  # holds the schema and source: their ids stay theirs
+        return entry[0]
 
 
 def with_translation(source: dict[str, Any], node_type: NodeType, site: SiteModel) -> dict:

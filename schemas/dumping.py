@@ -122,7 +122,7 @@ def _getter(attribute: str) -> Callable[[Any], Any]:
             return lambda obj: _get_value_for_key(obj, part, missing)
 
         def get(obj: Any) -> Any:
-            if type(obj) is dict:
+            if isinstance(obj, dict):  # read-only results of the embedded store too
                 return obj.get(part, missing)
             return _get_value_for_key(obj, part, missing)
 
@@ -130,7 +130,7 @@ def _getter(attribute: str) -> Callable[[Any], Any]:
 
     def get_path(obj: Any) -> Any:
         for part in parts:
-            if type(obj) is dict and part not in DICT_ATTRIBUTES:
+            if isinstance(obj, dict) and part not in DICT_ATTRIBUTES:
                 obj = obj.get(part, missing)
             else:
                 obj = _get_value_for_key(obj, part, missing)

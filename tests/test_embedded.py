@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import json
 import logging
 from datetime import UTC, datetime
@@ -64,16 +66,38 @@ def test_the_embedded_store_answers_as_mongomock(databases, filter_, projection,
     assert found, filter_  # every query of the list finds something
 
 
-def test_results_are_copies(databases):
+def test_results_are_shared_and_read_only(databases):
+    """A generation's documents are read without a copy: every read of a document under one
+    projection is the same read-only object, writes to it raise, and copies are plain."""
     indexed, _ = databases
     version = Store(indexed).live()["version"]
     sources = indexed[f"sources_v{version}"]
     for projection in (None, LISTED):
         first = sources.find_one({"_id": 1101}, projection)
-        first["node"]["tag_ids"].append(99)
-        first["title"] = "changed"
+        assert sources.find_one({"_id": 1101}, projection) is first
+        writes = [
+            lambda: first["node"]["tag_ids"].append(99),
+            lambda: first.__setitem__("title", "changed"),
+            lambda: first.update(title="changed"),
+            lambda: first["node"].pop("tag_ids"),
+            lambda: first.setdefault("new", 1),
+            lambda: first["node"]["tag_ids"].__iadd__([99]),
+            lambda: first.__delitem__("title"),
+        ]
+        for write in writes:
+            with pytest.raises(TypeError, match="is shared .* cannot be changed"):
+                write()
         again = sources.find_one({"_id": 1101}, projection)
         assert again["title"] != "changed" and 99 not in again["node"]["tag_ids"]
+        copied = copy.deepcopy(first)
+        assert type(copied) is dict and type(copied["node"]["tag_ids"]) is list
+        assert copied == first and type(copy.copy(first)) is dict
+        copied["node"]["tag_ids"].append(99)  # a copy is the caller's own
+        assert 99 not in first["node"]["tag_ids"]
+    assert sources.find_one({"_id": 1101}, LISTED) is not sources.find_one({"_id": 1101})
+    assert "alternates" not in sources.find_one({"_id": 1101}, LISTED)
+    included = sources.find_one({"_id": 1101}, {"title": 1})  # inclusion: mongomock's copy
+    assert type(included) is dict and set(included) == {"_id", "title"}
 
 
 def test_a_generation_reads_the_same_on_both(databases):
@@ -234,6 +258,10 @@ def test_arrays_inside_a_path_are_decided_by_mongomock(monkeypatch):
     assert calls == [5]  # the document whose `node` is an array
 
 
+def _kind(value: object) -> type:
+    return list if isinstance(value, list) else dict if isinstance(value, dict) else type(value)
+
+
 def test_the_cursor_sorts_projects_and_cuts_as_mongomock():
     indexed, plain = embedded_database("shapes"), mongomock.MongoClient(tz_aware=True)["shapes"]
     for database in (indexed, plain):
@@ -253,7 +281,8 @@ def test_the_cursor_sorts_projects_and_cuts_as_mongomock():
             for db in (indexed, plain)
         ]
         assert found[0] == found[1], (filter_, projection, sort)
-        assert [type(d.get("d")) for d in found[0]] == [type(d.get("d")) for d in found[1]]
+        # the same types (read-only results are lists and dicts too)
+        assert [_kind(d.get("d")) for d in found[0]] == [_kind(d.get("d")) for d in found[1]]
         assert all(d["d"].tzinfo for d in found[0] if isinstance(d.get("d"), datetime))
 
 

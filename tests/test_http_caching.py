@@ -6,14 +6,16 @@ import re
 from base64 import b64decode
 from datetime import UTC, datetime, timedelta
 
+import orjson
 import pytest
 
 from app.api.response_cache import CachedResponse, ResponseCache
 from app.fixture.load import load_site
-from app.reply import compact_tag
+from app.reply import cache_tags, compact_tag
 from tests.conftest import demo_site
 from tests.helpers import WR, get_path, node
 from tests.sites import with_blocks
+from tests.test_indexes import CREDENTIALS
 
 VARY = "Accept, Accept-Language, Authorization, Origin, Accept-Encoding"
 
@@ -118,6 +120,60 @@ def test_cache_tags_list_every_resource_of_the_body_in_roadiz_compact_form(clien
     assert tags == "pages,p/101,n/1,tl/1,d/2,d/1"  # node, translation, header image, pictures
     archives = client.get("/api/articles/archives").headers["Cache-Tags"]
     assert archives == "articles/archives"
+
+
+def _tags_of_body(body) -> list[str]:
+    """The reference the header is checked against: every string `@id` of the decoded body, in
+    document order, compacted, de-duplicated."""
+    seen: dict[str, None] = {}
+
+    def visit(value) -> None:
+        if isinstance(value, dict):
+            for key, child in value.items():
+                if key == "@id" and isinstance(child, str) and (tag := compact_tag(child)):
+                    seen.setdefault(tag)
+                visit(child)
+        elif isinstance(value, list):
+            for child in value:
+                visit(child)
+
+    visit(body)
+    return list(seen)
+
+
+def test_cache_tags_name_every_iri_of_the_body_in_order(client, store):
+    """The header is read off the serialised body (app.reply.cache_tags): every page of the
+    demo site with and without preview, common content, collections and listings give exactly
+    the tags of their decoded body."""
+    version = store.live()["version"]
+    paths = sorted(p["_id"] for p in store.db[f"paths_v{version}"].find())
+    urls = [f"/api/web_response_by_path?path={p}{preview}" for p in paths
+            for preview in ("", "&_preview=1")]  # fmt: skip
+    urls += ["/api/common_content?_locale=fr", "/api/pages?itemsPerPage=3",
+             "/api/articles?order[publishedAt]=desc", "/api/tags", "/api/documents",
+             "/api/search?search=concert", "/api/articles/archives"]  # fmt: skip
+    checked = 0
+    for headers in CREDENTIALS:
+        for url in urls:
+            response = client.get(url, headers=headers)
+            if response.status_code == 200:
+                tags = ",".join(_tags_of_body(response.json))
+                assert response.headers["Cache-Tags"] == tags, url
+                checked += 1
+    assert checked > 100
+
+
+def test_cache_tags_read_only_members_named_at_id():
+    """Text that looks like a member inside a string is no IRI; escaped and non-ASCII IRIs are
+    decoded."""
+    body = {
+        "@id": "/api/pages/1",
+        "title": 'say {"@id":"/api/pages/9"}, "@id":"/api/pages/8"',
+        "items": [{"@type": "Tag", "@id": '/api/tags/"2'}, {"@id": "/api/tags/été"}, {"@id": 3}],
+        "json": {"nested": [{"@id": "/api/documents/4"}, {"@id": "/api/tags/back\\"}]},
+        "after": {"@id": "/api/pages/1"},
+    }
+    assert cache_tags(orjson.dumps(body)) == ["p/1", 't/"2', "t/été", "d/4", "t/back\\"]
 
 
 def test_cache_tags_are_bounded(make_app):

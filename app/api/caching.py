@@ -16,7 +16,7 @@ from app.api.hygiene import request_context
 from app.api.redact import canonical_pairs
 from app.api.response_cache import CachedResponse
 from app.header_values import token, uri_reference
-from app.reply import Reply
+from app.reply import Reply, cache_tags
 from app.request_context import RequestContext
 
 VARY = "Accept, Accept-Language, Authorization, Origin, Accept-Encoding"
@@ -111,7 +111,7 @@ def send(reply: Reply, context: RequestContext, *, cache_key: tuple | None = Non
         "ETag": f'"{hashlib.sha256(payload).hexdigest()[:32]}"',
         "Vary": VARY,
         "Content-Language": token(reply.locale),
-        "Cache-Tags": cache_tags_header(reply.cache_tags()),
+        "Cache-Tags": cache_tags_header(cache_tags(payload)),
     }
     if reply.content_location:
         fixed["Content-Location"] = uri_reference(reply.content_location)

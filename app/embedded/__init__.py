@@ -11,8 +11,9 @@ dropped) are read differently, with the same answers:
 - matching: the filter compiled once per query (app/embedded/matching.py), deciding as
   mongomock's `filter_applies` does, which still tests what the compiled test does not model;
 - results (app/embedded/cursor.py): sorted with mongomock's keys, cut to skip and limit, then
-  copied once (projection and time-zone aware dates in one pass; mongomock copies every match
-  twice), so callers still get documents of their own.
+  returned as shared read-only documents (app/frozen.py: time-zone aware, built on a
+  document's first read with a projection; mongomock copies every match twice per read); a
+  caller that would change one gets a TypeError.
 
 Other collections (the live pointer) are plain mongomock. tests/test_embedded.py checks every
 read of a crawl of the demo site, and the matcher document by document, against mongomock.
@@ -23,14 +24,22 @@ from __future__ import annotations
 import functools
 import logging
 import re
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 import mongomock
 from mongomock.filtering import filter_applies
 
-from app.embedded.cursor import GenerationCursor, copier, sort_documents
-from app.embedded.matching import compile_filter
+from app.embedded.cursor import (
+    GenerationCursor,
+    aware,
+    exclusions,
+    inclusion_copy,
+    sort_documents,
+    without,
+)
+from app.embedded.matching import Undecided, compile_filter
+from app.frozen import FrozenDict, freeze
 from app.query_plan import INDEXES
 
 # Source documents (all translations, blocks included) up to which the embedded store is meant:
@@ -129,8 +138,52 @@ class IndexedCollection(mongomock.Collection):
         documents = documents[skip:]
         if limit:
             documents = documents[: abs(limit)]
-        copy = copier(self, projection)
-        return [copy(document) for document in documents]
+        view = self._viewer(projection)
+        if view is None:  # an inclusion projection: a copy of mongomock's projection
+            copy = inclusion_copy(self, projection)
+            return [copy(document) for document in documents]
+        return [view(document) for document in documents]
+
+    def _viewer(self, projection: Any) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
+        """The shared read-only result (app/frozen.py) of a document under no projection
+        or an exclusion projection, built on a document's first read with it; None for other
+        projections."""
+        tree = exclusions(projection)
+        if tree is None:
+            return None
+        excluded, without_id = tree
+        cache = self._cache()
+        wholes = cache.setdefault("frozen", {})
+        views = cache.setdefault(("frozen", repr(excluded), without_id), {})
+
+        def view(document: dict[str, Any]) -> dict[str, Any]:
+            found = views.get(id(document))
+            if found is None:
+                whole = wholes.get(id(document))
+                if whole is None:
+                    whole = wholes[id(document)] = freeze(document, aware)
+                found = views[id(document)] = self._project(whole, document, projection, tree)
+            return found
+
+        return view
+
+    def _project(
+        self,
+        whole: FrozenDict,
+        document: dict[str, Any],
+        projection: Any,
+        tree: tuple[dict[str, Any], bool],
+    ) -> dict[str, Any]:
+        excluded, without_id = tree
+        if not excluded and not without_id:
+            return whole
+        try:
+            found = without(whole, excluded)
+        except Undecided:  # an array on an excluded path: mongomock projects it
+            return freeze(self._copy_only_fields(document, dict(projection), dict), aware)
+        if without_id and "_id" in found:
+            found = FrozenDict((key, value) for key, value in found.items() if key != "_id")
+        return found
 
     def _iter_documents(self, filter):  # noqa: A002, ANN001, ANN202 - mongomock's signature
         filter_ = filter or {}
@@ -176,15 +229,22 @@ class IndexedCollection(mongomock.Collection):
         found.sort(key=lambda entry: entry[0])  # insertion order, as mongomock reads
         return [document for _, document in found]
 
-    def _index(self, fields: tuple[str, ...]) -> dict[tuple, list] | None:
-        """{values of `fields`: [(insertion position, document)]}, built on first use; None when
-        a document holds an array or a document there (equality would match inside it)."""
+    def _cache(self) -> dict[Any, Any]:
+        """What this module derives from the collection's documents (hash indexes, read-only
+        results), dropped when they change (the loader writing, a drop)."""
         store = self._store
         cache = store.__dict__.setdefault("_cms_indexes", {})
         marker = (id(store._documents), len(store._documents))
         if cache.get("marker") != marker:
             cache.clear()
             cache["marker"] = marker
+        return cache
+
+    def _index(self, fields: tuple[str, ...]) -> dict[tuple, list] | None:
+        """{values of `fields`: [(insertion position, document)]}, built on first use; None when
+        a document holds an array or a document there (equality would match inside it)."""
+        store = self._store
+        cache = self._cache()
         if fields not in cache:
             index: dict[tuple, list] | None = {}
             for position, document in enumerate(store._documents.values()):

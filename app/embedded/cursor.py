@@ -1,15 +1,17 @@
-"""The cursor of generation collections: mongomock's reading, with one copy per result.
+"""The cursor of generation collections: mongomock's reading, without a copy per result.
 
 mongomock's cursor matches, sorts and copies every matching document (projection), then copies
 each again to make its dates time-zone aware (the client is tz_aware), and only then applies skip
 and limit. Here the matching documents (app.embedded.matching, on the collection's candidates)
-are sorted with the keys mongomock's sort would compare, cut to skip and limit, then copied once,
-projection and time zone in the same pass. Whatever this module does not model (inclusion
-projections, `$natural` or `$`-sorts, values of other types in a sort key) is read by mongomock.
+are sorted with the keys mongomock's sort would compare, cut to skip and limit, then returned as
+shared read-only results (app/frozen.py) under no projection or an exclusion projection
+(`without`), or copied under an inclusion projection (`inclusion_copy`). Whatever this module does
+not model (`$natural` or `$`-sorts, values of other types in a sort key) is read by mongomock.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -19,6 +21,7 @@ from mongomock.collection import Cursor, _combine_projection_spec
 from mongomock.filtering import NOTHING, resolve_sort_key
 
 from app.embedded.matching import COMPARE_TYPES, Undecided
+from app.frozen import FrozenDict
 
 UTC = helpers.utc
 Copy = Callable[[dict[str, Any]], dict[str, Any]]
@@ -87,40 +90,19 @@ def _sort_key(path: str) -> Callable[[dict[str, Any]], tuple]:
     return key
 
 
-def copier(collection: Any, projection: Any) -> Copy:
-    """The copy of a result as mongomock's cursor returns it, time-zone aware: one pass for no
-    projection or an exclusion projection, mongomock's projection then its time-zone pass
-    otherwise."""
-    tree = _exclusions(projection)
-    if tree is None:
+def inclusion_copy(collection: Any, projection: Any) -> Copy:
+    """A copy of a result as mongomock's cursor returns it under a projection that is not an
+    exclusion (`exclusions` gives None): mongomock's projection, then its time-zone pass."""
 
-        def projected(document: dict[str, Any]) -> dict[str, Any]:
-            fields = dict(projection) if isinstance(projection, dict) else projection
-            copied = collection._copy_only_fields(document, fields, dict)
-            return helpers.make_datetime_timezone_aware_in_document(copied)
-
-        return projected
-    excluded, without_id = tree
-    if not excluded and not without_id:
-        return _copy_dict
-
-    def excluding(document: dict[str, Any]) -> dict[str, Any]:
-        try:
-            copied = _copy_excluding(document, excluded)
-        except Undecided:  # an array on an excluded path: mongomock projects it
-            return projected_by_mongomock(document)
-        if without_id:
-            copied.pop("_id", None)
-        return copied
-
-    def projected_by_mongomock(document: dict[str, Any]) -> dict[str, Any]:
-        copied = collection._copy_only_fields(document, dict(projection), dict)
+    def projected(document: dict[str, Any]) -> dict[str, Any]:
+        fields = dict(projection) if isinstance(projection, dict) else projection
+        copied = collection._copy_only_fields(document, fields, dict)
         return helpers.make_datetime_timezone_aware_in_document(copied)
 
-    return excluding
+    return projected
 
 
-def _exclusions(projection: Any) -> tuple[dict[str, Any], bool] | None:
+def exclusions(projection: Any) -> tuple[dict[str, Any], bool] | None:
     """(mongomock's nested spec of the excluded paths, whether `_id` is left out) of no
     projection or an exclusion projection; None for any other projection."""
     if projection is None:
@@ -141,62 +123,26 @@ def _exclusions(projection: Any) -> tuple[dict[str, Any], bool] | None:
         return None
 
 
-def aware_copy(value: Any) -> Any:
-    """mongomock's make_datetime_timezone_aware_in_document, faster on plain types: scalars are
-    copied without a call."""
-    kind = type(value)
-    if kind is dict:
-        return _copy_dict(value)
-    if kind is list:
-        return _copy_list(value)
-    if kind is datetime:
-        return value.replace(tzinfo=UTC)
-    if kind in SCALARS:
-        return value
-    return helpers.make_datetime_timezone_aware_in_document(value)
+def aware(value: Any) -> Any:
+    """A stored value other than a dict, list or scalar as the client (tz_aware) returns it:
+    dates in UTC."""
+    if type(value) is datetime:
+        return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    return helpers.make_datetime_timezone_aware_in_document(copy.deepcopy(value))
 
 
-SCALARS = frozenset({str, int, bool, float, type(None)})
-
-
-def _copy_dict(document: dict[str, Any]) -> dict[str, Any]:
-    out = {}
-    for key, value in document.items():
-        kind = type(value)
-        if kind in SCALARS:
-            out[key] = value
-        elif kind is dict:
-            out[key] = _copy_dict(value)
-        elif kind is list:
-            out[key] = _copy_list(value)
-        else:
-            out[key] = aware_copy(value)
-    return out
-
-
-def _copy_list(values: list[Any]) -> list[Any]:
-    return [
-        value
-        if type(value) in SCALARS
-        else _copy_dict(value)
-        if type(value) is dict
-        else aware_copy(value)
-        for value in values
-    ]
-
-
-def _copy_excluding(document: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
-    """mongomock's _project_by_spec for an exclusion (a key of `spec` holding a dict names the
-    paths excluded below it), with the time-zone copy of what is kept."""
-    out = {}
+def without(document: FrozenDict, spec: dict[str, Any]) -> FrozenDict:
+    """`document` (read-only) without the paths of an exclusion spec, as mongomock's
+    _project_by_spec leaves them out (a key of `spec` holding a dict names the paths excluded
+    below it); the values kept are shared. Undecided: an array on an excluded path."""
+    kept = []
     for key, value in document.items():
         rule = spec.get(key, NOTHING)
         if rule is NOTHING:
-            out[key] = value if type(value) in SCALARS else aware_copy(value)
+            kept.append((key, value))
         elif isinstance(rule, dict):
-            if type(value) is dict:
-                out[key] = _copy_excluding(value, rule)
+            if type(value) is FrozenDict:
+                kept.append((key, without(value, rule)))
             elif isinstance(value, (list, tuple, dict)):
                 raise Undecided
-            # anything else under an excluded path is left out, as mongomock does
-    return out
+    return FrozenDict(kept)

@@ -91,13 +91,22 @@ def _compile(filter_: Any) -> Test | None:
 
 
 def _all_of(tests: list[Test]) -> Test:
-    if len(tests) == 1:
-        return tests[0]
-    return lambda document: all(test(document) for test in tests)
+    """Every test holds (chained calls: no generator per document)."""
+    if not tests:
+        return lambda document: True
+    first, *rest = tests
+    if not rest:
+        return first
+    others = _all_of(rest)
+    return lambda document: first(document) and others(document)
 
 
 def _any_of(tests: list[Test]) -> Test:
-    return lambda document: any(test(document) for test in tests)
+    first, *rest = tests
+    if not rest:
+        return first
+    others = _any_of(rest)
+    return lambda document: first(document) or others(document)
 
 
 def _resolver(path: str) -> Callable[[dict[str, Any]], Any]:
@@ -155,6 +164,17 @@ def _operators_test(resolve: Callable[[dict[str, Any]], Any], condition: dict) -
     # reduces to the checks, except without any value, where only a purely negative one holds.
     positive = bool(set(condition) - {"$ne", "$nin"})
 
+    if len(checks) == 1:
+        (check,) = checks
+
+        def test(document: dict[str, Any]) -> bool:
+            value = resolve(document)
+            if value is NO_CANDIDATES:
+                return not positive
+            return check(value)
+
+        return test
+
     def test(document: dict[str, Any]) -> bool:
         value = resolve(document)
         if value is NO_CANDIDATES:
@@ -200,7 +220,9 @@ def _operator(name: str, operand: Any) -> Callable[[Any], bool] | None:
     def in_range(value: Any) -> bool:
         if value is NOTHING:
             return False
-        return _list_any(value, lambda v: _compare(compare, v, operand, operand_type))
+        if isinstance(value, (list, tuple)):
+            return any(_compare(compare, v, operand, operand_type) for v in value)
+        return _compare(compare, value, operand, operand_type)
 
     return in_range
 
