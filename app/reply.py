@@ -25,29 +25,30 @@ _BACKSLASH = 0x5C
 
 def cache_tags(payload: bytes) -> list[str]:
     """Compact tags (compact_tag) of every `@id` of a serialised body, in order of appearance,
-    de-duplicated: purging a tag purges every response showing that resource. Finding them in
-    the bytes costs a fraction of walking the body."""
-    found: dict[bytes, None] = {}
-    start = payload.find(_ID_MEMBER)
-    while start != -1:
-        begin = start + len(_ID_MEMBER)
-        end = payload.find(b'"', begin)
-        while _escaped(payload, end):
-            end = payload.find(b'"', end + 1)
-        found.setdefault(payload[begin:end])
-        start = payload.find(_ID_MEMBER, end + 1)
+    de-duplicated: purging a tag purges every response showing that resource. Splitting the
+    bytes costs a fraction of walking the body."""
+    raws = dict.fromkeys(_string_at_start(part) for part in payload.split(_ID_MEMBER)[1:])
     tags: dict[str, None] = {}
-    for raw in found:
-        iri = orjson.loads(b'"' + raw + b'"') if b"\\" in raw else raw.decode()
+    for raw in raws:
+        iri = orjson.loads(b'"' + raw + b'"') if _BACKSLASH in raw else raw.decode()
         if tag := compact_tag(iri):
             tags.setdefault(tag)
     return list(tags)
 
 
-def _escaped(payload: bytes, quote: int) -> bool:
+def _string_at_start(text: bytes) -> bytes:
+    """The JSON string content `text` starts with (escapes kept), up to its closing quote: the
+    first quote not preceded by an odd number of backslashes."""
+    end = text.index(b'"')
+    while text[end - 1] == _BACKSLASH and _escaped(text, end):
+        end = text.index(b'"', end + 1)
+    return text[:end]
+
+
+def _escaped(text: bytes, quote: int) -> bool:
     """Whether the quote at `quote` is escaped: preceded by an odd number of backslashes."""
     before = quote
-    while payload[before - 1] == _BACKSLASH:
+    while before and text[before - 1] == _BACKSLASH:
         before -= 1
     return (quote - before) % 2 == 1
 
