@@ -86,6 +86,23 @@ class IndexedDatabase(mongomock.Database):
 
 
 @functools.cache
+def _kind(name: str) -> str:
+    """The kind of a generation collection (`sources` of `sources_v3`)."""
+    return GENERATION_COLLECTION.fullmatch(name)["kind"]
+
+
+def _projection_key(projection: Any) -> tuple | None:
+    """A hashable key of a projection of paths to 0 or 1 (None: no projection, or another)."""
+    if projection is None:
+        return ()
+    if type(projection) is not dict:
+        return None
+    if any(type(k) is not str or type(v) not in (int, bool) for k, v in projection.items()):
+        return None
+    return tuple(sorted((k, int(v), type(v) is bool) for k, v in projection.items()))
+
+
+@functools.cache
 def _prefixes(kind: str) -> tuple[tuple[str, ...], ...]:
     """`_id`, then the equality prefixes of the kind's indexes, longest first."""
     found = {
@@ -118,7 +135,8 @@ def _lookup(document: dict[str, Any], field: str) -> Any:
 
 
 class IndexedCollection(mongomock.Collection):
-    """A generation collection: candidates from hash indexes, compiled filters, one copy."""
+    """A generation collection: candidates from hash indexes, compiled filters, shared read-only
+    results."""
 
     def find(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201 - mongomock's signature
         cursor = super().find(*args, **kwargs)
@@ -148,11 +166,17 @@ class IndexedCollection(mongomock.Collection):
         """The shared read-only result (app/frozen.py) of a document under no projection
         or an exclusion projection, built on a document's first read with it; None for other
         projections."""
-        tree = exclusions(projection)
+        cache = self._cache()
+        key = _projection_key(projection)
+        if key is None or ("tree", key) not in cache:
+            tree = exclusions(projection)
+            if key is not None:
+                cache[("tree", key)] = tree
+        else:
+            tree = cache[("tree", key)]
         if tree is None:
             return None
         excluded, without_id = tree
-        cache = self._cache()
         wholes = cache.setdefault("frozen", {})
         views = cache.setdefault(("frozen", repr(excluded), without_id), {})
 
@@ -200,13 +224,17 @@ class IndexedCollection(mongomock.Collection):
     def _candidates(self, filter_: dict[str, Any]) -> list[dict[str, Any]] | None:
         """The documents of the buckets of the indexed prefix that `filter_` binds with the
         fewest documents, in insertion order (as mongomock reads); None when none is bound."""
-        kind = GENERATION_COLLECTION.fullmatch(self.name)["kind"]
         best: list[list[tuple[int, dict[str, Any]]]] | None = None
         best_size = 0
-        for fields in _prefixes(kind):
+        values_of: dict[str, list[Hashable] | None] = {}
+        for fields in _prefixes(_kind(self.name)):
             if fields[0] not in filter_:
                 continue
-            accepted = [_values(filter_[f]) if f in filter_ else None for f in fields]
+            accepted = []
+            for field in fields:
+                if field not in values_of:
+                    values_of[field] = _values(filter_[field]) if field in filter_ else None
+                accepted.append(values_of[field])
             if any(values is None for values in accepted):
                 continue
             index = self._index(fields)

@@ -129,7 +129,44 @@ def _resolver(path: str) -> Callable[[dict[str, Any]], Any]:
     return resolve
 
 
+# Compiled tests of short conditions (a status list, `visible: true`), which every request sends
+# again; conditions naming many values (ids) are compiled per query.
+_KEPT_TESTS: dict[tuple[str, str], Test | None] = {}
+KEPT_TESTS = 4096
+KEPT_TYPES = PLAIN - {datetime}
+SHORT_LIST = 8
+
+
 def _field_test(path: str, condition: Any) -> Test | None:
+    """The test of one field's condition (kept for short conditions: _KEPT_TESTS)."""
+    if not _short(condition):
+        return _compile_field_test(path, condition)
+    key = (path, repr(condition))
+    if key in _KEPT_TESTS:
+        return _KEPT_TESTS[key]
+    test = _compile_field_test(path, condition)
+    if len(_KEPT_TESTS) < KEPT_TESTS:
+        _KEPT_TESTS[key] = test
+    return test
+
+
+def _short(condition: Any) -> bool:
+    """A plain value, or operators on plain values or lists of at most SHORT_LIST of them; never
+    a date (a request's `now` would fill the cache with conditions that never come again)."""
+    if type(condition) in KEPT_TYPES:
+        return True
+    if type(condition) is not dict:
+        return False
+    for operand in condition.values():
+        if type(operand) is list:
+            if len(operand) > SHORT_LIST or any(type(v) not in KEPT_TYPES for v in operand):
+                return False
+        elif type(operand) not in KEPT_TYPES:
+            return False
+    return True
+
+
+def _compile_field_test(path: str, condition: Any) -> Test | None:
     resolve = _resolver(path)
     if isinstance(condition, dict) and condition and all(str(k).startswith("$") for k in condition):
         return _operators_test(resolve, condition)
