@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-
 import json
 import logging
 from datetime import UTC, datetime
@@ -20,7 +19,10 @@ from app.fixture.load import load_site
 from app.publication import Visibility
 from app.store import LISTED, WITHOUT_CHILDREN, Store
 from tests.conftest import JWT_SECRET, demo_site
-from tests.test_indexes import crawl  # noqa: F401 - the crawl of every endpoint, reused
+from tests.test_indexes import (
+    CREDENTIALS,
+    crawl,  # noqa: F401 - the crawl of every endpoint, reused
+)
 
 NOW = datetime(2025, 1, 1, tzinfo=UTC)
 PUBLIC = {"node.status": {"$in": ["published"]}, "published_at": {"$lte": NOW}}
@@ -76,17 +78,17 @@ def test_results_are_shared_and_read_only(databases):
         first = sources.find_one({"_id": 1101}, projection)
         assert sources.find_one({"_id": 1101}, projection) is first
         writes = [
-            lambda: first["node"]["tag_ids"].append(99),
-            lambda: first.__setitem__("title", "changed"),
-            lambda: first.update(title="changed"),
-            lambda: first["node"].pop("tag_ids"),
-            lambda: first.setdefault("new", 1),
-            lambda: first["node"]["tag_ids"].__iadd__([99]),
-            lambda: first.__delitem__("title"),
+            lambda d: d["node"]["tag_ids"].append(99),
+            lambda d: d.__setitem__("title", "changed"),
+            lambda d: d.update(title="changed"),
+            lambda d: d["node"].pop("tag_ids"),
+            lambda d: d.setdefault("new", 1),
+            lambda d: d["node"]["tag_ids"].__iadd__([99]),
+            lambda d: d.__delitem__("title"),
         ]
         for write in writes:
             with pytest.raises(TypeError, match="is shared .* cannot be changed"):
-                write()
+                write(first)
         again = sources.find_one({"_id": 1101}, projection)
         assert again["title"] != "changed" and 99 not in again["node"]["tag_ids"]
         copied = copy.deepcopy(first)
@@ -339,3 +341,39 @@ def test_every_read_of_the_crawl_answers_as_plain_mongomock(compared_reads):
     assert reads["fast"] > 5000 and reads["counts"] > 100
     # only title filters ($regex) are left to mongomock
     assert reads["mongomock"] < reads["fast"] / 100
+
+
+def test_kept_dumps_of_listed_sources_answer_as_fresh_dumps(make_app, tier, monkeypatch):
+    """Every page (with and without preview, with each kind of credential), common content,
+    collections and search answer the same bodies from kept dumps of listed sources
+    (app.web_response.ItemDumper) as when every source is dumped again."""
+    if tier != "mongomock":
+        pytest.skip("dumps are kept for the embedded store's read-only sources only")
+    app = make_app(RESPONSE_CACHE=False)
+    client = app.test_client()
+    store = app.extensions["cms.store"]
+    version = store.live()["version"]
+    paths = sorted(p["_id"] for p in store.db[f"paths_v{version}"].find())
+    urls = [f"/api/web_response_by_path?path={p}{q}" for p in paths for q in ("", "&_preview=1")]
+    urls += ["/api/common_content?_locale=en", "/api/common_content?_locale=fr",
+             "/api/pages?itemsPerPage=30", "/api/articles?order[publishedAt]=desc",
+             "/api/search?search=concert"]  # fmt: skip
+
+    def bodies() -> list[tuple[int, bytes]]:
+        return [
+            (response.status_code, response.data)
+            for headers in CREDENTIALS
+            for url in urls
+            for response in [client.get(url, headers=headers)]
+        ]
+
+    first = bodies()  # fills the kept dumps
+    kept = bodies()  # answered from them
+    site = app.extensions["cms.site"].current()
+    assert len(site.cache["listed dumps"]) > 20
+    monkeypatch.setattr("app.web_response.DUMPS_KEPT", 0)
+    site.cache.pop("listed dumps")
+    fresh = bodies()
+    assert "listed dumps" in site.cache and not site.cache["listed dumps"]
+    assert kept == first == fresh
+    assert sum(status == 200 for status, _ in fresh) > 100
