@@ -211,8 +211,10 @@ class IndexedCollection(mongomock.Collection):
 
     def _iter_documents(self, filter):  # noqa: A002, ANN001, ANN202 - mongomock's signature
         filter_ = filter or {}
-        test = compile_filter(filter_)
-        candidates = self._candidates(filter_)
+        candidates, decided = self._candidates(filter_)
+        # the conditions the buckets decided exactly are not tested again
+        rest = {k: v for k, v in filter_.items() if k not in decided} if decided else filter_
+        test = compile_filter(rest)
         if candidates is None:
             if test is None or self._store.is_empty:  # mongomock validates the filter then
                 return list(super()._iter_documents(filter))
@@ -221,10 +223,16 @@ class IndexedCollection(mongomock.Collection):
             return [document for document in candidates if filter_applies(filter_, document)]
         return [document for document in candidates if test(document)]
 
-    def _candidates(self, filter_: dict[str, Any]) -> list[dict[str, Any]] | None:
+    def _candidates(
+        self, filter_: dict[str, Any]
+    ) -> tuple[list[dict[str, Any]] | None, tuple[str, ...]]:
         """The documents of the buckets of the indexed prefix that `filter_` binds with the
-        fewest documents, in insertion order (as mongomock reads); None when none is bound."""
+        fewest documents, in insertion order (as mongomock reads), and the fields of that prefix
+        whose conditions every one of them meets (equality or `$in` without None: the index
+        holds scalars only, compared as the compiled test compares them); (None, ()) when no
+        prefix is bound."""
         best: list[list[tuple[int, dict[str, Any]]]] | None = None
+        best_fields: tuple[str, ...] = ()
         best_size = 0
         values_of: dict[str, list[Hashable] | None] = {}
         for fields in _prefixes(_kind(self.name)):
@@ -246,16 +254,17 @@ class IndexedCollection(mongomock.Collection):
             buckets = [index[key] for key in keys if key in index]
             size = sum(len(bucket) for bucket in buckets)
             if best is None or size < best_size:
-                best, best_size = buckets, size
+                best, best_size, best_fields = buckets, size, fields
                 if size <= 1:
                     break
         if best is None:
-            return None
+            return None, ()
+        decided = tuple(f for f in best_fields if None not in values_of[f])  # type: ignore[operator]
         if len(best) == 1:
-            return [document for _, document in best[0]]
+            return [document for _, document in best[0]], decided
         found = [entry for bucket in best for entry in bucket]
         found.sort(key=lambda entry: entry[0])  # insertion order, as mongomock reads
-        return [document for _, document in found]
+        return [document for _, document in found], decided
 
     def _cache(self) -> dict[Any, Any]:
         """What this module derives from the collection's documents (hash indexes, read-only
