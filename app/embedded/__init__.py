@@ -138,8 +138,12 @@ class IndexedCollection(mongomock.Collection):
     """A generation collection: candidates from hash indexes, compiled filters, shared read-only
     results."""
 
-    def find(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201 - mongomock's signature
-        cursor = super().find(*args, **kwargs)
+    def find(self, filter=None, projection=None, *args, **kwargs):  # noqa: A002, ANN001, ANN002, ANN003, ANN201
+        """The store's finds (a filter, a projection, batch_size) build the cursor directly;
+        anything else goes through mongomock's find (its checks and its options)."""
+        if not args and set(kwargs) <= {"batch_size"} and type(filter) in (dict, type(None)):
+            return GenerationCursor.of(self, filter or {}, None, projection)
+        cursor = super().find(filter, projection, *args, **kwargs)
         cursor.__class__ = GenerationCursor
         return cursor
 

@@ -12,6 +12,7 @@ not model (`$natural` or `$`-sorts, values of other types in a sort key) is read
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -24,6 +25,7 @@ from app.embedded.matching import COMPARE_TYPES, Undecided
 from app.frozen import FrozenDict
 
 UTC = helpers.utc
+SCALARS = frozenset({str, int, bool, float, type(None)})
 Copy = Callable[[dict[str, Any]], dict[str, Any]]
 
 
@@ -31,6 +33,26 @@ class GenerationCursor(Cursor):
     """A mongomock cursor whose results the collection computes (`IndexedCollection.read`)."""
 
     _computed: tuple[tuple, list[dict[str, Any]] | None] | None = None
+
+    @classmethod
+    def of(cls, collection: Any, spec: dict[str, Any], sort: Any, projection: Any) -> Cursor:
+        """What mongomock's `Cursor(collection, spec, sort, projection)` builds, with the
+        filter's dates converted by `naive` (mongomock converts every value in Python)."""
+        cursor = cls.__new__(cls)
+        spec = naive(spec)
+        cursor.collection = collection
+        cursor._spec = spec
+        cursor._sort = sort
+        cursor._projection = projection
+        cursor._skip = 0
+        cursor._factory_last_generated_results = None
+        cursor._results = None
+        cursor._factory = functools.partial(collection._get_dataset, spec, sort, projection, dict)
+        cursor._limit = None
+        cursor._collation = None
+        cursor.session = None
+        cursor.rewind()
+        return cursor
 
     def _compute_results(self, with_limit_and_skip=False):  # noqa: ANN001, ANN202 - mongomock's
         key = (self._factory, self._skip, self._limit) if with_limit_and_skip else (self._factory,)
@@ -42,6 +64,19 @@ class GenerationCursor(Cursor):
         if computed[1] is None:  # a shape this store does not model: mongomock reads it
             return super()._compute_results(with_limit_and_skip)
         return computed[1]
+
+
+def naive(value: Any) -> Any:
+    """mongomock's patch_datetime_awareness_in_document (dates in UTC, naive, to the
+    millisecond), without a call per plain value."""
+    kind = type(value)
+    if kind in SCALARS:
+        return value
+    if kind is dict:
+        return {key: naive(item) for key, item in value.items()}
+    if kind is list and all(type(item) in SCALARS for item in value):
+        return list(value)
+    return helpers.patch_datetime_awareness_in_document(value)
 
 
 def sort_documents(documents: list[Any], sort: Any) -> list[Any] | None:
