@@ -39,7 +39,7 @@ from app.embedded.cursor import (
     without,
 )
 from app.embedded.matching import Undecided, compile_filter
-from app.frozen import FrozenDict, freeze
+from app.frozen import SCALARS, FrozenDict, freeze
 from app.query_plan import INDEXES
 
 # Source documents (all translations, blocks included) up to which the embedded store is meant:
@@ -52,7 +52,6 @@ LIMIT_WARNING = (
 )
 
 GENERATION_COLLECTION = re.compile(r"(?P<kind>[a-z_]+)_v[0-9]+")
-SCALARS = (str, int, float, bool, type(None))
 
 
 def warn_if_too_large(logger: logging.Logger, sources: int) -> None:
@@ -122,7 +121,7 @@ def _values(condition: Any) -> list[Hashable] | None:
         values = condition["$in"]
     else:
         values = [condition]
-    return values if all(isinstance(v, SCALARS) for v in values) else None
+    return values if all(type(v) in SCALARS for v in values) else None
 
 
 def _lookup(document: dict[str, Any], field: str) -> Any:
@@ -290,7 +289,7 @@ class IndexedCollection(mongomock.Collection):
             index: dict[tuple, list] | None = {}
             for position, document in enumerate(store._documents.values()):
                 key = tuple(_lookup(document, f) for f in fields)
-                if not all(isinstance(v, SCALARS) for v in key):
+                if not all(type(v) in SCALARS for v in key):
                     index = None
                     break
                 index.setdefault(key, []).append((position, document))

@@ -22,10 +22,9 @@ from mongomock.collection import Cursor, _combine_projection_spec
 from mongomock.filtering import NOTHING, resolve_sort_key
 
 from app.embedded.matching import COMPARE_TYPES, Undecided
-from app.frozen import FrozenDict
+from app.frozen import SCALARS, FrozenDict
 
 UTC = helpers.utc
-SCALARS = frozenset({str, int, bool, float, type(None)})
 Copy = Callable[[dict[str, Any]], dict[str, Any]]
 
 
