@@ -171,12 +171,12 @@ class IndexedCollection(mongomock.Collection):
         projections."""
         cache = self._cache()
         key = _projection_key(projection)
-        if key is None or ("tree", key) not in cache:
+        if key is None:
             tree = exclusions(projection)
-            if key is not None:
-                cache[("tree", key)] = tree
-        else:
+        elif ("tree", key) in cache:
             tree = cache[("tree", key)]
+        else:
+            tree = cache[("tree", key)] = exclusions(projection)
         if tree is None:
             return None
         excluded, without_id = tree

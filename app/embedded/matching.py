@@ -201,22 +201,13 @@ def _operators_test(resolve: Callable[[dict[str, Any]], Any], condition: dict) -
     # reduces to the checks, except without any value, where only a purely negative one holds.
     positive = bool(set(condition) - {"$ne", "$nin"})
 
-    if len(checks) == 1:
-        (check,) = checks
-
-        def test(document: dict[str, Any]) -> bool:
-            value = resolve(document)
-            if value is NO_CANDIDATES:
-                return not positive
-            return check(value)
-
-        return test
+    check = checks[0] if len(checks) == 1 else lambda value: all(c(value) for c in checks)
 
     def test(document: dict[str, Any]) -> bool:
         value = resolve(document)
         if value is NO_CANDIDATES:
             return not positive
-        return all(check(value) for check in checks)
+        return check(value)
 
     return test
 
