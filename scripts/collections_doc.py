@@ -222,10 +222,12 @@ is after now. Other filters query `sources` (docs/performance.md, bounded counts
 Materialised listings (app/fixture/listings.py): for each node type, translation and tag (or no
 tag), and for each translation across types (`*`, no tag), the published sources that have a
 `published_at`, newest first (`published_at` then `_id`, descending: the `feed` index order), in
-chunks of {LISTING_CHUNK} entries held as three parallel arrays: `ids`, `published_at` and
-`realm_ids`. `_id` is `<type>|<locale>|<tag id or ->|<chunk number>`; chunk 0 also holds the number
-of chunks (`chunks`), and exists for every scope that has a source, even when none is listed. A
-page by number of a plain collection ordered by `publishedAt` alone, outside preview
+chunks of {LISTING_CHUNK} entries held as two parallel arrays, `ids` and `published_at`, with the
+realms of the entries that have some (`realms`: `{{at: <position in the chunk>, ids: [...]}}`,
+documents, as FerretDB stores no arrays of arrays). `_id` is
+`<type>|<locale>|<tag id or ->|<chunk number>`; chunk 0 also holds the number of chunks (`chunks`),
+and exists for every scope that has a source, even when none is listed. A page by number of a plain
+collection ordered by `publishedAt` alone, outside preview
 (`/api/articles?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&page=2`), reads chunk 0 of
 each of its translations in one read by `_id` (an ascending order then reads the last chunks), keeps
 the entries out by now whose realms the request may see, merges translations in order, skips to the

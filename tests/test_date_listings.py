@@ -180,7 +180,11 @@ def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
     head = chunks[listing_id("Article", "en", 1, 0)]
     assert head["chunks"] == 6
     assert head["published_at"][0] == datetime(2099, 1, 1, tzinfo=UTC)
-    assert set(head) == {"_id", "chunks", "ids", "published_at", "realm_ids"}
+    assert set(head) == {"_id", "chunks", "ids", "published_at", "realms"}
+    # realms only for the entries that have some: 2401 (the deny realm), 2nd of chunk 1
+    assert [chunks[listing_id("Article", "en", 1, n)]["realms"] for n in range(3)] == [
+        [], [{"at": 1, "ids": [DENY]}], []
+    ]  # fmt: skip
     assert "chunks" not in chunks[listing_id("Article", "en", 1, 1)]
     # across types: every published dated source of the translation, pages and blocks too
     every = entries(ALL_TYPES, "en", None)
@@ -188,7 +192,7 @@ def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
     # a scope whose sources are all drafts or undated still has its (empty) chunk 0
     assert chunks[listing_id("Article", "en", 7, 0)] == {
         "_id": listing_id("Article", "en", 7, 0), "chunks": 1, "ids": [],
-        "published_at": [], "realm_ids": [],
+        "published_at": [], "realms": [],
     }  # fmt: skip
     # no listing across types per tag (the calendars and listings of a tag are per type)
     assert not [key for key in chunks if key.startswith(f"{ALL_TYPES}|en|1|")]

@@ -102,8 +102,8 @@ def _entries(
         chunk = chunks.get(chunk_id) or generation.listing_chunks([chunk_id]).get(chunk_id)
         if chunk is None:  # not written: the listing ends here
             return
-        entries = zip(chunk["published_at"], chunk["ids"], chunk["realm_ids"], strict=True)
-        yield from (entries if descending else reversed(list(entries)))
+        entries = list(zip(chunk["published_at"], chunk["ids"], _realms(chunk), strict=True))
+        yield from (entries if descending else reversed(entries))
 
 
 def _scheduled(
@@ -121,7 +121,15 @@ def _scheduled(
             return None
         count += sum(
             1
-            for moment, realms in zip(dates, head["realm_ids"], strict=True)
+            for moment, realms in zip(dates, _realms(head), strict=True)
             if moment > visibility.now and not scope.denied.intersection(realms)
         )
     return count
+
+
+def _realms(chunk: dict[str, Any]) -> list[list[int]]:
+    """The realm ids of each entry of a chunk (stored only for the entries that have some)."""
+    realms: list[list[int]] = [[]] * len(chunk["ids"])
+    for entry in chunk["realms"]:
+        realms[entry["at"]] = entry["ids"]
+    return realms
