@@ -85,6 +85,12 @@ def moments(site: dict) -> list[datetime]:
     return sorted({d + delta for d in dates for delta in (-second, timedelta(0), second)})
 
 
+def sample(cases: list, tier: str) -> list:
+    """Every case on the mongomock tier; every sixth on FerretDB, where each query reads its
+    collection whole (the shapes are checked there; the cases are checked exhaustively here)."""
+    return cases if tier == "mongomock" else cases[::6]
+
+
 def by_index(generation, query, visibility, page, descending):
     direction = -1 if descending else 1
     sort = [("published_at", direction), ("_id", direction)]
@@ -136,17 +142,17 @@ def check(generation, query, visibility, pages) -> int:
         ("Article", ("node.tag_ids", 5)),
     ],
 )
-def test_a_listing_page_is_the_index_page_at_every_moment(small_chunks, node_type, tag):
+def test_a_listing_page_is_the_index_page_at_every_moment(small_chunks, tier, node_type, tag):
     _, _, generation = small_chunks
     pages = [Page(1, 3), Page(3, 2)]
     listed = 0
-    for now in moments(listing_site()):
+    for now in sample(moments(listing_site()), tier):
         visibility = Visibility(now=now)
         for locale in ("en", {"$in": ["en", "fr"]}):
             for denied in ([], [DENY]):
                 query = query_of(node_type, locale, tag, denied)
                 listed += check(generation, query, visibility, pages)
-    assert listed > 100
+    assert listed > (100 if tier == "mongomock" else 10)
 
 
 @pytest.mark.parametrize("locale", ["en", "fr", {"$in": ["fr", "en"]}])
@@ -155,11 +161,11 @@ def test_a_listing_page_is_the_index_page_at_every_moment(small_chunks, node_typ
     [None, *(("node.tag_slugs", slug) for slug in TAG_IDS), ("node.tag_ids", 99),
      ("node.tag_slugs", "no-such-tag")],
 )  # fmt: skip
-def test_every_tag_page_size_and_page_number(small_chunks, locale, tag):
+def test_every_tag_page_size_and_page_number(small_chunks, tier, locale, tag):
     _, _, generation = small_chunks
-    pages = [Page(n, s) for s in (1, 2, 5, 15, 50) for n in (1, 2, 3, 7, 40)]
+    pages = sample([Page(n, s) for s in (1, 2, 5, 15, 50) for n in (1, 2, 3, 7, 40)], tier)
     visibility = Visibility(now=datetime.now(UTC))
-    for denied in ([], [DENY], [DENY, 2]):
+    for denied in sample([[DENY], [], [DENY, 2]], tier):
         check(generation, query_of("Article", locale, tag, denied), visibility, pages)
 
 
