@@ -4,6 +4,7 @@ The HTTP layer (app.api.caching.respond) turns it into a response the same way f
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,40 +18,26 @@ _COMPACT = (("documents/", "d/"), ("nodes/", "n/"), ("nodes_sources/", "ns/"), (
             ("folders/", "f/"))  # fmt: skip
 
 
-# An `@id` member with a string value in JSON text. In valid JSON this text is always one: a
-# quote inside a string is escaped, and a string followed by `:` is a key.
-_ID_MEMBER = b'"@id":"'
-_BACKSLASH = 0x5C
+# The string value of an `@id` member in JSON text (escapes kept). In valid JSON this text is
+# always one: a quote inside a string is escaped, and a string followed by `:` is a key.
+_ID_MEMBER = re.compile(rb'"@id":"([^"\\]*(?:\\.[^"\\]*)*)"')
 
 
 def cache_tags(payload: bytes) -> list[str]:
     """Compact tags (compact_tag) of every `@id` of a serialised body, in order of appearance,
-    de-duplicated: purging a tag purges every response showing that resource. Splitting the
-    bytes costs a fraction of walking the body."""
-    raws = dict.fromkeys(_string_at_start(part) for part in payload.split(_ID_MEMBER)[1:])
+    de-duplicated: purging a tag purges every response showing that resource. One regular
+    expression over the bytes costs a fraction of walking the body."""
     tags: dict[str, None] = {}
-    for raw in raws:
-        iri = orjson.loads(b'"' + raw + b'"') if _BACKSLASH in raw else raw.decode()
-        if tag := compact_tag(iri):
+    for raw in dict.fromkeys(_ID_MEMBER.findall(payload)):
+        if tag := _tag_of_member(raw):
             tags.setdefault(tag)
     return list(tags)
 
 
-def _string_at_start(text: bytes) -> bytes:
-    """The JSON string content `text` starts with (escapes kept), up to its closing quote: the
-    first quote not preceded by an odd number of backslashes."""
-    end = text.index(b'"')
-    while text[end - 1] == _BACKSLASH and _escaped(text, end):
-        end = text.index(b'"', end + 1)
-    return text[:end]
-
-
-def _escaped(text: bytes, quote: int) -> bool:
-    """Whether the quote at `quote` is escaped: preceded by an odd number of backslashes."""
-    before = quote
-    while before and text[before - 1] == _BACKSLASH:
-        before -= 1
-    return (quote - before) % 2 == 1
+@functools.lru_cache(maxsize=65536)  # the IRIs of a site repeat in every response
+def _tag_of_member(raw: bytes) -> str | None:
+    """The compact tag of an `@id` member's JSON string content."""
+    return compact_tag(orjson.loads(b'"' + raw + b'"') if b"\\" in raw else raw.decode())
 
 
 @functools.lru_cache(maxsize=65536)  # the IRIs of a site repeat in every response
