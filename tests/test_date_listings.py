@@ -17,6 +17,7 @@ from app.listing import calendar, listings
 from app.listing.params import Page
 from app.publication import Visibility
 from app.query_plan import ALL_TYPES, ORDER_INDEXES, listing_id
+from seed.generate import generate
 from tests.conftest import JWT_SECRET, demo_site
 from tests.helpers import node
 
@@ -270,3 +271,18 @@ def test_the_http_answer_is_the_index_answer(small_chunks, monkeypatch, headers)
         expected = client.get(url, headers=headers)
         assert response.status_code == expected.status_code == 200, url
         assert response.json == expected.json, url
+
+
+def test_the_bench_collection_costs_the_same_reads_on_a_site_five_times_larger(make_app):
+    """The generated sites of the bench (seed/generate.py): 4 commands on pages 1 to 3 at 200 and
+    at 1,000 sources (more than two pages of news articles out at both sizes)."""
+    counts = {}
+    for size in (200, 1000):
+        app = make_app(generate(sources=size, blocks=30, depth=3, menu=60, seed=1),
+                       RESPONSE_CACHE=False)  # fmt: skip
+        client, store = app.test_client(), app.extensions["cms.store"]
+        client.get("/api/articles")  # the site model
+        counts[size] = [commands(client, store, f"{BENCH}&page={page}")[1] for page in (1, 2, 3)]
+        body, _ = commands(client, store, f"{BENCH}&page=2")
+        assert len(body["hydra:member"]) == 15 and body["hydra:totalItems"] > 30, size
+    assert counts == {200: [4, 4, 4], 1000: [4, 4, 4]}
