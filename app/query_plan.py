@@ -1,9 +1,9 @@
 """The indexes of a site generation and the shapes of the reads they bound.
 
 `INDEXES` are created by Store.write_generation; every read of Generation names one of them (or
-`_id_`) with `cursor.hint` (tests/test_indexes.py). Materialised feeds (`feeds`) and keyset pages
-are the reads that stay bounded on engines that cannot walk an index in order
-(docs/performance.md).
+`_id_`) with `cursor.hint` (tests/test_indexes.py). Materialised feeds (`feeds`), calendars
+(`calendars`), listings (`listings`), search postings (`postings`) and keyset pages are the reads
+that stay bounded on engines that cannot walk an index in order (docs/performance.md).
 """
 
 from __future__ import annotations
