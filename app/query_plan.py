@@ -1,9 +1,9 @@
 """The indexes of a site generation and the shapes of the reads they bound.
 
 `INDEXES` are created by Store.write_generation; every read of Generation names one of them (or
-`_id_`) with `cursor.hint` (tests/test_indexes.py). Materialised feeds (`feeds`) and keyset pages
-are the reads that stay bounded on engines that cannot walk an index in order
-(docs/performance.md).
+`_id_`) with `cursor.hint` (tests/test_indexes.py). Materialised feeds (`feeds`), calendars
+(`calendars`), listings (`listings`), search postings (`postings`) and keyset pages are the reads
+that stay bounded on engines that cannot walk an index in order (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
     # /api/documents: public documents only, in id order
     "documents": [("public_id", [("private", ASCENDING), ("_id", ASCENDING)], {})],
     "paths": [("source", [("source_id", ASCENDING)], {})],
-    # `postings` (search) and `feeds` are read by `_id` only
+    # `postings` (search), `feeds`, `calendars` and `listings` are read by `_id` only
 }
 
 
@@ -120,13 +120,26 @@ FEED_BLOCKS = {"ArticleFeedBlock": "Article"}
 CHILDREN_EMBEDDED = 100
 
 # Materialised calendars (`calendars`, written by app/fixture/calendars.py): per (node type or
-# ALL_TYPES, translation, visibility class), sources per month and realm set, read by `_id`
-# (archives and totals of unfiltered collections, app/listing/calendar.py).
+# ALL_TYPES, translation, visibility class), and per (node type, translation, tag, class),
+# sources per month and realm set, read by `_id` (archives and totals of plain collections,
+# app/listing/calendar.py).
 ALL_TYPES = "*"
 
 
-def calendar_id(node_type: str, locale: str, *, preview: bool) -> str:
-    return f"{node_type}|{locale}|{'preview' if preview else 'public'}"
+def calendar_id(node_type: str, locale: str, *, preview: bool, tag: int | None = None) -> str:
+    key = f"{node_type}|{locale}|{'preview' if preview else 'public'}"
+    return key if tag is None else f"{key}|tag={tag}"
+
+
+# Materialised listings (`listings`, written by app/fixture/listings.py): per (node type,
+# translation, tag or none), and per (ALL_TYPES, translation), the published dated sources newest
+# first (published_at desc, _id desc: the `feed` index order), LISTING_CHUNK entries per document,
+# read by `_id` (date-ordered collection pages, app/listing/listings.py).
+LISTING_CHUNK = 500
+
+
+def listing_id(node_type: str, locale: str, tag: int | None, number: int) -> str:
+    return f"{node_type}|{locale}|{'-' if tag is None else tag}|{number}"
 
 
 # Materialised feeds (`feeds`, written by app/fixture/feeds.py): the candidates of one feed in date

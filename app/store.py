@@ -43,6 +43,7 @@ KINDS = (
     "postings",
     "children",
     "calendars",
+    "listings",
 )
 
 # Kinds small enough to be read whole, once per site generation and process (Generation.all).
@@ -251,12 +252,39 @@ class Generation:
         sort = [("published_at", DESCENDING), ("_id", DESCENDING)]
         return [d["published_at"] for d in cursor.sort(sort).hint(index) if d.get("published_at")]
 
-    def calendar(self, node_type: str, locale: str, visibility: Visibility) -> dict[str, Any]:
-        """The materialised calendar of a type (or ALL_TYPES) in a translation for the request's
-        visibility class; an empty one when no source is in it."""
-        key = calendar_id(node_type, locale, preview=visibility.preview)
-        found = self._one("calendars", {"_id": key}, ID_INDEX)
-        return found or {"_id": key, "months": [], "undated": []}
+    def calendars(
+        self, node_type: str, locales: list[str], visibility: Visibility, *, tag: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The materialised calendars of a type (or ALL_TYPES), and tag, in some translations for
+        the request's visibility class, in one read by `_id`; a scope without sources has none."""
+        keys = [
+            calendar_id(node_type, locale, preview=visibility.preview, tag=tag)
+            for locale in locales
+        ]
+        return list(self._by_ids("calendars", keys))
+
+    def listing_chunks(self, chunk_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """Chunks of materialised listings (app/fixture/listings.py) by `_id`, in one read; a
+        listing without sources has none."""
+        return {chunk["_id"]: chunk for chunk in self._by_ids("listings", chunk_ids)}
+
+    def listed_in_order(
+        self, source_ids: list[int], visibility: Visibility
+    ) -> list[dict[str, Any]]:
+        """The sources of a collection page by `_id`, with the publication filter again, in the
+        order of `source_ids` (a listing's page: app/listing/listings.py)."""
+        if not source_ids:
+            return []
+        found = self._listed_by_ids(source_ids, visibility, LISTED, visible_only=False)
+        return [found[i] for i in source_ids if i in found]
+
+    def _by_ids(self, kind: str, ids: list[Any]) -> Any:
+        """Documents by `_id`: an equality for one (the lookup every engine pushes down, FerretDB
+        1.24 included), else `$in`."""
+        if not ids:
+            return []
+        query = {"_id": ids[0]} if len(ids) == 1 else {"_id": {"$in": ids}}
+        return self._collection(kind).find(query).hint(ID_INDEX)
 
     def count_scheduled(self, query: dict[str, Any], visibility: Visibility, *, index: str) -> int:
         """Sources matching `query` whose status `visibility` shows but whose publication is
@@ -281,10 +309,12 @@ class Generation:
         projection: dict[str, int],
         *,
         out_only: bool = False,
+        visible_only: bool = True,
     ) -> dict[int, dict[str, Any]]:
         """Listed sources (visible, shown to `visibility`) by `_id`, keyed by id; `out_only`: none
-        dated after now, even in preview."""
-        query = {"_id": {"$in": source_ids}, **source_filter(visibility, listed=True)}
+        dated after now, even in preview; without `visible_only`, invisible ones too (collections
+        list them: `node.visible` is a filter there)."""
+        query = {"_id": {"$in": source_ids}, **source_filter(visibility, listed=visible_only)}
         if out_only:
             query["published_at"] = {"$lte": visibility.now}  # the public rule's, or preview's
         # a fresh dict: mongomock adds keys to the projections it is given

@@ -23,7 +23,7 @@ from typing import Any
 import mongomock
 
 from app.fixture.load import load_site, read_fixture
-from app.query_plan import CHILDREN_EMBEDDED
+from app.query_plan import CHILDREN_EMBEDDED, LISTING_CHUNK
 from app.store import KINDS, LIVE_ID, SITE, Store, collection_name
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -205,16 +205,35 @@ chunk only while it has fewer (at most 4 chunks), ranks those candidates and rea
 sources from `sources` by `_id` `$in`. So a search costs what its words' first chunks weigh,
 whatever the number of sources holding them (docs/performance.md, bounded search).""",
     "calendars": """\
-Materialised calendars (app/fixture/calendars.py): for each node type and translation, and for each
-translation across types (`*`), and each visibility class (`public`: published; `preview`: every
+Materialised calendars (app/fixture/calendars.py): for each node type and translation, for each
+translation across types (`*`), and for each node type, translation and tag that a source of that
+type and translation carries, and each visibility class (`public`: published; `preview`: every
 status preview shows), the months that have dated sources, newest first, with per realm set
 (`realm_ids`) the number of sources (`count`) and their earliest and latest `published_at` (`first`,
-`last`), and the undated sources per realm set (`undated`). `_id` is `<type>|<locale>|<class>`.
-Archives and the `hydra:totalItems` of collections without filters (`/api/articles/archives`,
-`/api/articles`) read one calendar by `_id` instead of every matching source: a month is listed when
-an allowed realm set has `first <= now`, and the total is the allowed counts minus the sources still
-to come, which one indexed count reads only when an allowed `last` is after now. Filtered requests
-query `sources` (docs/performance.md, bounded counts and archives).""",
+`last`), and the undated sources per realm set (`undated`). `_id` is `<type>|<locale>|<class>`, and
+`<type>|<locale>|<class>|tag=<tag id>` for a tag. Archives and the `hydra:totalItems` of *plain*
+collections (no filter but the translation, one type and at most one tag by equality:
+`/api/articles/archives`, `/api/articles?node.nodesTags.tag.tagName=news`) read the calendars of
+their translations in one read by `_id` instead of every matching source: a month is listed when an
+allowed realm set has `first <= now`, and the total is the allowed counts minus the sources still to
+come, which the first listing chunks (below) or one indexed count give only when an allowed `last`
+is after now. Other filters query `sources` (docs/performance.md, bounded counts and archives).""",
+    "listings": f"""\
+Materialised listings (app/fixture/listings.py): for each node type, translation and tag (or no
+tag), and for each translation across types (`*`, no tag), the published sources that have a
+`published_at`, newest first (`published_at` then `_id`, descending: the `feed` index order), in
+chunks of {LISTING_CHUNK} entries held as two parallel arrays, `ids` and `published_at`, with the
+realms of the entries that have some (`realms`: `{{at: <position in the chunk>, ids: [...]}}`,
+documents, as FerretDB stores no arrays of arrays). `_id` is
+`<type>|<locale>|<tag id or ->|<chunk number>`; chunk 0 also holds the number of chunks (`chunks`),
+and exists for every scope that has a source, even when none is listed. A page by number of a plain
+collection ordered by `publishedAt` alone, outside preview
+(`/api/articles?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&page=2`), reads chunk 0 of
+each of its translations in one read by `_id` (an ascending order then reads the last chunks), keeps
+the entries out by now whose realms the request may see, merges translations in order, skips to the
+page, reads further chunks only when the page lies deeper, and reads the page's sources from
+`sources` by `_id` `$in`; its total comes from the calendars. So such a page costs the same few
+reads whatever the size of the site (docs/performance.md, bounded date-ordered pages).""",
     "children": f"""\
 The walker children of a listing node that has more than {CHILDREN_EMBEDDED} of them (a blog of
 thousands of articles), by position: `{{_id: <node id>, ids: [...]}}`. Its sources have
@@ -240,7 +259,8 @@ EXAMPLES: dict[str, list[Any]] = {
     "paths": ["/about", "/old-about"],
     "feeds": ["Article|fr|1|public|0"],
     "postings": ["quartet|en|public|0"],
-    "calendars": ["Article|en|public"],
+    "calendars": ["Article|en|public", "Article|en|public|tag=5"],
+    "listings": ["Article|en|5|0"],
     "children": [],  # the demo site has no listing node that large
 }
 

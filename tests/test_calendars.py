@@ -53,10 +53,14 @@ def by_query(generation, query, visibility):
     return months, total
 
 
+# the demo's tags by slug (99: no tag has that id)
+TAG_IDS = {"news": 1, "events": 2, "culture": 3, "featured": 4, "jazz": 5, "market": 6}
+
+
 def by_calendar(generation, query, visibility):
-    scope = calendar.plain_scope(query)
+    scope = calendar.plain_scope(query, TAG_IDS)
     assert scope is not None
-    found = generation.calendar(scope.node_type, scope.locale, visibility)
+    found = calendar.read(generation, scope, visibility)
     index = ORDER_INDEXES["type" in query]["published_at"]
     scheduled = lambda: generation.count_scheduled(query, visibility, index=index)  # noqa: E731
     return calendar.months(found, scope, visibility), calendar.total(
@@ -64,23 +68,32 @@ def by_calendar(generation, query, visibility):
     )
 
 
+LOCALES = ("en", "fr", {"$in": ["en", "fr"]}, {"$in": ["fr", "en", "de"]})
+
+
 @pytest.mark.parametrize(
-    ("node_type", "denied", "every_date"),
+    ("node_type", "tag", "denied", "every_date"),
     [
-        ("Article", [], True),
-        (ALL_TYPES, [1, 2], True),
-        ("Page", [1], False),
-        (ALL_TYPES, [2], False),
+        ("Article", None, [], True),
+        (ALL_TYPES, None, [1, 2], True),
+        ("Page", None, [1], False),
+        (ALL_TYPES, None, [2], False),
+        ("Article", ("node.tag_slugs", "news"), [], True),
+        ("Article", ("node.tag_ids", 5), [1], True),
+        ("Article", ("node.tag_ids", 99), [], False),
+        ("ArticleFeedBlock", ("node.tag_slugs", "news"), [2], False),
     ],
 )
-def test_calendars_answer_as_the_queries(generation, node_type, denied, every_date):
+def test_calendars_answer_as_the_queries(generation, node_type, tag, denied, every_date):
     checked = 0
     for moment in moments(generation, every_date=every_date):
         for preview in (False, True):
-            for locale in ("en", "fr"):
+            for locale in LOCALES:
                 query = {"locale": locale}
                 if node_type != ALL_TYPES:
                     query["type"] = node_type
+                if tag is not None:
+                    query[tag[0]] = tag[1]
                 if denied:
                     query["node.realm_ids"] = {"$nin": denied}
                 visibility = Visibility(now=moment, preview=preview)
@@ -91,20 +104,35 @@ def test_calendars_answer_as_the_queries(generation, node_type, denied, every_da
                     locale,
                 )
                 checked += expected[1]
-    assert checked > 0  # the scopes list something
+    assert checked > 0 or tag == ("node.tag_ids", 99)  # the scopes list something
+
+
+def test_a_slug_that_no_tag_has_matches_nothing_without_a_read(generation, store):
+    query = {"locale": {"$in": ["en", "fr"]}, "type": "Article", "node.tag_slugs": "nope"}
+    visibility = Visibility(now=datetime.now(UTC))
+    before = store.commands
+    assert by_calendar(generation, query, visibility) == ([], 0)
+    assert store.commands == before
+    assert by_query(generation, query, visibility) == ([], 0)
 
 
 @pytest.mark.parametrize(
     "query",
     [
-        {"locale": {"$in": ["en", "fr"]}},
+        {"locale": {"$in": ["en", 3]}},
+        {"locale": {"$nin": ["en"]}},
         {"locale": "en", "type": {"$in": ["Page", "Article"]}},
         {"locale": "en", "node.visible": True},
         {"locale": "en", "node.realm_ids": {"$in": [1]}},
+        {"locale": "en", "type": "Article", "node.tag_ids": {"$all": [1]}},
+        {"locale": "en", "type": "Article", "node.tag_ids": True},
+        {"locale": "en", "type": "Article", "node.tag_slugs": {"$in": ["news"]}},
+        {"locale": "en", "type": "Article", "node.tag_slugs": "news", "node.tag_ids": 1},
+        {"locale": "en", "node.tag_slugs": "news"},  # tag calendars are per type
     ],
 )
 def test_a_filtered_request_is_not_plain(query):
-    assert calendar.plain_scope(query) is None
+    assert calendar.plain_scope(query, TAG_IDS) is None
 
 
 def commands(client, store, url, headers=None):
@@ -132,3 +160,6 @@ def test_an_unfiltered_archive_and_collection_read_the_calendar(make_app):
     # a filter: the indexed count of every match instead (pointer, page, count)
     filtered, count = commands(client, store, "/api/articles?_locale=en&node.visible=1")
     assert count == 3 and filtered["hydra:totalItems"] <= page["hydra:totalItems"]
+    # a tag and every translation: the tag calendars of both translations in one read
+    years, count = commands(client, store, "/api/articles/archives?node.nodesTags.tag=/api/tags/1")
+    assert count == 2 and years["hydra:totalItems"] == 3

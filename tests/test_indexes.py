@@ -37,6 +37,8 @@ COLLECTION_QUERIES = [
     "?intersect[node.nodesTags.tag.tagName][]=news&intersect[node.nodesTags.tag.tagName][]=featured"
     "&node.visible=true",
     "?order[publishedAt]=asc&itemsPerPage=2&page=2",
+    # materialised listings and tag calendars (the bench's collection page)
+    "?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&itemsPerPage=3&page=2",
     "?order[node.position]=desc&_locale=fr",
     "?order[publishedAt]=DESC&publishedAt[archive]=2024&node.parent=17&title=a",
     "?reachable=true&tagGroup[]=news,events&not[node.id][]=19&itemsPerPage=0",

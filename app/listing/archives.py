@@ -44,10 +44,9 @@ def _months(context: RequestContext, query: dict[str, Any], index: str) -> list[
     """`YYYY-MM` of the months having a matching source, newest first: from the calendar for a
     plain request (one lookup), else from the dates of every match along `index`."""
     generation, visibility = context.site.generation, context.visibility
-    scope = plain_scope(query)
+    scope = plain_scope(query, context.site.tag_ids)
     if scope is not None:
-        calendar_ = generation.calendar(scope.node_type, scope.locale, visibility)
-        return calendar.months(calendar_, scope, visibility)
+        return calendar.months(calendar.read(generation, scope, visibility), scope, visibility)
     dates = generation.publication_dates(query, visibility, index=index)
     return list(dict.fromkeys(_month(moment) for moment in dates))
 

@@ -1,44 +1,96 @@
-"""Archives and totals of unfiltered collections, from the materialised calendars
+"""Archives and totals of plain collections, from the materialised calendars
 (app/fixture/calendars.py) instead of reading every matching source.
 
-A request is *plain* when its filter names only its translation, at most one node type and the
-realms it may not see (what build_query adds without any filter parameter). Any other filter is
-answered by the indexed queries, whose cost follows the number of matches (docs/performance.md).
+A request is *plain* when its filter names only its translations, at most one node type, the
+realms it may not see (what build_query adds without any filter parameter) and, with a type, at
+most one tag by equality (`node.nodesTags.tag=<id>` or `node.nodesTags.tag.tagName=<slug>`). Any
+other filter is answered by the indexed queries, whose cost follows the number of matches
+(docs/performance.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from app.publication import Visibility
 from app.query_plan import ALL_TYPES
+from app.store import Generation
 
-PLAIN_KEYS = frozenset({"locale", "type", "node.realm_ids"})
+# The stored paths of the tag filters (app/listing/sources.py compiles them).
+TAG_SLUGS = "node.tag_slugs"
+TAG_IDS = "node.tag_ids"
+PLAIN_KEYS = frozenset({"locale", "type", "node.realm_ids", TAG_SLUGS, TAG_IDS})
 
 
 @dataclass(frozen=True)
 class Scope:
-    """What a plain request lists: a type (or ALL_TYPES), a translation, realms denied to it."""
+    """What a plain request lists: a type (or ALL_TYPES), translations, realms denied to it, and
+    a tag (None: any). `void`: a tag slug that no tag has (slugs are unique and sources carry
+    their tags' slugs: nothing matches)."""
 
     node_type: str
-    locale: str
+    locales: tuple[str, ...]
     denied: frozenset[int]
+    tag: int | None = None
+    void: bool = False
 
     def allows(self, group: dict[str, Any]) -> bool:
         return not self.denied.intersection(group["realm_ids"])
 
 
-def plain_scope(query: dict[str, Any]) -> Scope | None:
-    """The scope of a plain request's filter; None when it filters on anything else."""
-    if not set(query) <= PLAIN_KEYS:
+def _locales(condition: Any) -> tuple[str, ...] | None:
+    """The translations of a `locale` equality or `$in` of strings."""
+    if isinstance(condition, str):
+        return (condition,)
+    if isinstance(condition, dict) and set(condition) == {"$in"}:
+        values = condition["$in"]
+        if values and all(isinstance(v, str) for v in values):
+            return tuple(dict.fromkeys(values))
+    return None
+
+
+def plain_scope(query: dict[str, Any], tag_ids: Mapping[str, int]) -> Scope | None:
+    """The scope of a plain request's filter (`tag_ids`: the site's tag ids by slug); None when
+    it filters on anything else."""
+    tags = [key for key in (TAG_IDS, TAG_SLUGS) if key in query]
+    if not set(query) <= PLAIN_KEYS or len(tags) > 1:
         return None
-    locale, node_type = query["locale"], query.get("type", ALL_TYPES)
+    locales, node_type = _locales(query["locale"]), query.get("type", ALL_TYPES)
     realms = query.get("node.realm_ids", {"$nin": []})
-    if not isinstance(locale, str) or not isinstance(node_type, str) or set(realms) != {"$nin"}:
+    if locales is None or not isinstance(node_type, str) or set(realms) != {"$nin"}:
         return None
-    return Scope(node_type, locale, frozenset(realms["$nin"]))
+    scope = Scope(node_type, locales, frozenset(realms["$nin"]))
+    if not tags:
+        return scope
+    value = query[tags[0]]
+    if node_type == ALL_TYPES:  # tag calendars and listings are per type
+        return None
+    if tags[0] == TAG_IDS:
+        return replace(scope, tag=value) if type(value) is int else None
+    if not isinstance(value, str):
+        return None
+    tag = tag_ids.get(value)
+    return replace(scope, tag=tag, void=tag is None)
+
+
+def read(generation: Generation, scope: Scope, visibility: Visibility) -> dict[str, Any]:
+    """The calendar of a scope: its translations' calendars in one read, merged (months newest
+    first); an empty one when no source is in it."""
+    found = [] if scope.void else generation.calendars(
+        scope.node_type, list(scope.locales), visibility, tag=scope.tag
+    )  # fmt: skip
+    if len(found) == 1:
+        return found[0]
+    months: dict[str, list[dict[str, Any]]] = {}
+    for calendar in found:
+        for month in calendar["months"]:
+            months.setdefault(month["month"], []).extend(month["groups"])
+    return {
+        "months": [{"month": m, "groups": months[m]} for m in sorted(months, reverse=True)],
+        "undated": [group for calendar in found for group in calendar["undated"]],
+    }
 
 
 def months(calendar: dict[str, Any], scope: Scope, visibility: Visibility) -> list[str]:

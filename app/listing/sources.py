@@ -7,6 +7,7 @@ would refuse. Visibility stays a filter (`node.visible`), as in Roadiz.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,8 +16,8 @@ from werkzeug.datastructures import MultiDict
 from app import keyset
 from app.audience import denied_realm_ids
 from app.errors import BadRequest, NotFound
-from app.listing import calendar, hydra
-from app.listing.calendar import Scope, plain_scope
+from app.listing import calendar, hydra, listings
+from app.listing.calendar import TAG_IDS, TAG_SLUGS, Scope, plain_scope
 from app.listing.filters import (
     Boolean,
     Date,
@@ -42,8 +43,6 @@ ITEMS_PER_PAGE = 15
 MAX_ITEMS_PER_PAGE = 50
 NODES_SOURCES = "nodes_sources"
 CURSOR = "cursor"
-TAGS = "node.tag_slugs"
-TAG_IDS = "node.tag_ids"
 
 FILTERS: tuple[Filter, ...] = (
     Partial("title", "title"),
@@ -58,7 +57,7 @@ FILTERS: tuple[Filter, ...] = (
     Exact("node.nodeTypeName", "type"),
     Exact("node.nodeType.name", "type"),  # the 2.0-2.4 spelling
     Exact("node.parent.nodeName", "node.parent_name"),
-    Exact("node.nodesTags.tag.tagName", TAGS),
+    Exact("node.nodesTags.tag.tagName", TAG_SLUGS),
     Exact("node.parent", "node.parent", "iri", "/api/nodes/"),
     Exact("node.nodesTags.tag", TAG_IDS, "iri", "/api/tags/"),
     Exact("translation.id", "locale", "int", lookup="translation"),
@@ -67,10 +66,10 @@ FILTERS: tuple[Filter, ...] = (
     Exact("node.nodeTypeName", "type", prefix="not"),
     Exact("node.nodeType.name", "type", prefix="not"),  # the 2.0-2.4 spelling
     Exact("node.id", "node_id", "int", prefix="not"),
-    Exact("node.nodesTags.tag.tagName", TAGS, prefix="not"),
+    Exact("node.nodesTags.tag.tagName", TAG_SLUGS, prefix="not"),
     Exact("node.nodesTags.tag", TAG_IDS, "iri", "/api/tags/", prefix="intersect"),
-    Exact("node.nodesTags.tag.tagName", TAGS, prefix="intersect"),
-    TagGroups(TAGS, lookup="tag_name"),
+    Exact("node.nodesTags.tag.tagName", TAG_SLUGS, prefix="intersect"),
+    TagGroups(TAG_SLUGS, lookup="tag_name"),
 )
 ORDERS = (Order("publishedAt", "published_at"), Order("node.position", "node.position"))
 TYPE_FLAGS = ("reachable", "publishable", "node.nodeType.reachable", "node.nodeType.publishable")
@@ -216,13 +215,19 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
             next_token = keyset.encode(sort[0][0], found[-1])
         view = hydra.cursor_view(route_.path, args, token, next_token)
     else:
-        scope = plain_scope(query)
-        found, total = generation.sources_page(
-            query, context.visibility, sort=sort, skip=page.skip, limit=page.size, index=index,
-            counted=scope is None,
-        )  # fmt: skip
-        if scope is not None:
-            total = _plain_total(context, query, scope)
+        scope = plain_scope(query, context.site.tag_ids)
+        if scope is not None and page.size > 0 and listings.serves(context.visibility, sort):
+            found, total = listings.page(
+                generation, scope, context.visibility, page, descending=sort[0][1] < 0,
+                count_scheduled=_scheduled_count(context, query),
+            )  # fmt: skip
+        else:
+            found, total = generation.sources_page(
+                query, context.visibility, sort=sort, skip=page.skip, limit=page.size,
+                index=index, counted=scope is None,
+            )  # fmt: skip
+            if scope is not None:
+                total = _plain_total(context, query, scope)
         view = hydra.view(route_.path, args, page, total or 0)
     members = [dump_member(context, source) for source in found]
     if fields is not None:
@@ -236,12 +241,16 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
 
 def _plain_total(context: RequestContext, query: dict[str, Any], scope: Scope) -> int:
     """The total of a plain request from its calendar (no count of every match)."""
+    visibility = context.visibility
+    found = calendar.read(context.site.generation, scope, visibility)
+    return calendar.total(found, scope, visibility, _scheduled_count(context, query))
+
+
+def _scheduled_count(context: RequestContext, query: dict[str, Any]) -> Callable[[], int]:
+    """The indexed count of a plain request's sources still to come (a calendar counts them)."""
     generation, visibility = context.site.generation, context.visibility
     index = ORDER_INDEXES["type" in query]["published_at"]
-    return calendar.total(
-        generation.calendar(scope.node_type, scope.locale, visibility), scope, visibility,
-        lambda: generation.count_scheduled(query, visibility, index=index),
-    )  # fmt: skip
+    return lambda: generation.count_scheduled(query, visibility, index=index)
 
 
 def dump_member(context: RequestContext, source: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,135 @@
+"""Date-ordered collection pages from the materialised listings (app/fixture/listings.py) instead
+of an index range that engines unable to walk an index in order sort in full before the limit
+(docs/performance.md, bounded date-ordered pages).
+
+A page by number of a plain request (app/listing/calendar.py) ordered by `publishedAt` alone,
+outside preview, reads the calendar (its total), the first chunk of each translation's listing in
+one read, further chunks only when the page lies deeper, then its sources by `_id`: about three
+reads whatever the size of the site. Entries are kept when published_at <= now and none of their
+realms is denied; translations are merged in the listing order (published_at, then `_id`).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from app.listing import calendar
+from app.listing.calendar import Scope
+from app.listing.params import Page
+from app.publication import Visibility
+from app.query_plan import listing_id
+from app.store import Generation
+
+Entry = tuple[Any, int, list[int]]  # (published_at, source id, realm ids)
+
+
+def serves(visibility: Visibility, sort: list[tuple[str, int]]) -> bool:
+    """Whether the listings answer a page by number of a plain request in `sort` order (the
+    order keys, then `_id`): by `publishedAt` alone, outside preview."""
+    return (
+        not visibility.preview
+        and len(sort) == 2
+        and sort[0][0] == "published_at"
+        and sort[1] == ("_id", sort[0][1])
+    )
+
+
+def page(
+    generation: Generation,
+    scope: Scope,
+    visibility: Visibility,
+    page_: Page,
+    *,
+    descending: bool,
+    count_scheduled: Callable[[], int],
+) -> tuple[list[dict[str, Any]], int]:
+    """One page of a plain scope in date order and its total (`count_scheduled`: the indexed
+    count of the sources still to come, called only when the first chunks do not show them all)."""
+    if scope.void:
+        return [], 0
+    found = calendar.read(generation, scope, visibility)
+    keys = {locale: _key(scope, locale) for locale in scope.locales}
+    chunks = generation.listing_chunks([listing_id(*key, 0) for key in keys.values()])
+    heads = [chunks.get(listing_id(*key, 0)) for key in keys.values()]
+    scheduled = _scheduled(heads, scope, visibility)
+    total = calendar.total(
+        found, scope, visibility, count_scheduled if scheduled is None else lambda: scheduled
+    )
+    if page_.skip >= total:
+        return [], total
+    orders = {
+        locale: _numbers(head, descending)
+        for locale, head in zip(scope.locales, heads, strict=True)
+    }
+    # the first chunk to read of each translation, in the same read (ascending: the last)
+    first = [listing_id(*keys[loc], numbers[0]) for loc, numbers in orders.items() if numbers]
+    chunks.update(generation.listing_chunks([key for key in first if key not in chunks]))
+    streams = [
+        _entries(generation, chunks, keys[locale], numbers, descending)
+        for locale, numbers in orders.items()
+    ]
+    merged: Iterator[Entry] = heapq.merge(*streams, key=lambda e: e[:2], reverse=descending)
+    if not descending:  # the rest is to come
+        merged = itertools.takewhile(lambda e: e[0] <= visibility.now, merged)
+    kept = (e for e in merged if e[0] <= visibility.now and not scope.denied.intersection(e[2]))
+    ids = [e[1] for e in itertools.islice(kept, page_.skip, page_.skip + page_.size)]
+    return generation.listed_in_order(ids, visibility), total
+
+
+def _key(scope: Scope, locale: str) -> tuple[str, str, int | None]:
+    return scope.node_type, locale, scope.tag
+
+
+def _numbers(head: dict[str, Any] | None, descending: bool) -> list[int]:
+    """Chunk numbers of a listing in reading order (none: the scope has no source)."""
+    count = head["chunks"] if head is not None else 0
+    return list(range(count)) if descending else list(range(count - 1, -1, -1))
+
+
+def _entries(
+    generation: Generation,
+    chunks: dict[str, dict[str, Any]],
+    key: tuple[str, str, int | None],
+    numbers: list[int],
+    descending: bool,
+) -> Iterator[Entry]:
+    """The entries of one listing in reading order; a chunk not read yet is read when reached."""
+    for number in numbers:
+        chunk_id = listing_id(*key, number)
+        chunk = chunks.get(chunk_id) or generation.listing_chunks([chunk_id]).get(chunk_id)
+        if chunk is None:  # not written: the listing ends here
+            return
+        entries = list(zip(chunk["published_at"], chunk["ids"], _realms(chunk), strict=True))
+        yield from (entries if descending else reversed(entries))
+
+
+def _scheduled(
+    heads: list[dict[str, Any] | None], scope: Scope, visibility: Visibility
+) -> int | None:
+    """The allowed entries still to come (published_at > now), counted in the first chunks when
+    they hold all of them (they lead a listing); None when a first chunk is all to come and more
+    chunks follow."""
+    count = 0
+    for head in heads:
+        if head is None:
+            continue
+        dates = head["published_at"]
+        if head["chunks"] > 1 and dates and dates[-1] > visibility.now:
+            return None
+        count += sum(
+            1
+            for moment, realms in zip(dates, _realms(head), strict=True)
+            if moment > visibility.now and not scope.denied.intersection(realms)
+        )
+    return count
+
+
+def _realms(chunk: dict[str, Any]) -> list[list[int]]:
+    """The realm ids of each entry of a chunk (stored only for the entries that have some)."""
+    realms: list[list[int]] = [[]] * len(chunk["ids"])
+    for entry in chunk["realms"]:
+        realms[entry["at"]] = entry["ids"]
+    return realms

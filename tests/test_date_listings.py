@@ -1,0 +1,288 @@
+"""Materialised listings (app/fixture/listings.py, app/listing/listings.py): a date-ordered page of
+a plain collection request lists the same sources in the same order, with the same total, as the
+indexed query, at every moment around each publication date, and costs the same few reads
+whatever the size of the site (docs/performance.md, bounded date-ordered pages)."""
+
+from __future__ import annotations
+
+import copy
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from app.auth import mint_token
+from app.db import get_store
+from app.fixture import listings as materialised
+from app.listing import calendar, listings
+from app.listing.params import Page
+from app.publication import Visibility
+from app.query_plan import ALL_TYPES, ORDER_INDEXES, listing_id
+from seed.generate import generate
+from tests.conftest import JWT_SECRET, demo_site
+from tests.helpers import node
+
+DENY = 1  # the demo's deny realm (a password opens it)
+PASSWORD = {"Authorization": "PasswordQuery letmein"}
+BEARER = {
+    "Authorization": "Bearer " + mint_token(JWT_SECRET, "ann", ["ROLE_PREMIUM"], timedelta(hours=1))
+}
+TAG_IDS = {
+    "news": 1,
+    "events": 2,
+    "culture": 3,
+    "featured": 4,
+    "jazz": 5,
+    "market": 6,
+    "unlisted": 7,
+}
+
+
+def listing_site() -> dict:
+    """The demo site with an article in the deny realm, a twin of an article (same date: `_id`
+    breaks the tie) and an undated published article (never listed outside preview), the only
+    one carrying tag 7."""
+    site = demo_site()
+    site["tags"].append({"id": 7, "slug": "unlisted", "visible": True, "names": {"en": "Unlisted"}})
+    first = node(site, "first-article")
+    for number, name in enumerate(("first-twin", "undated-article")):
+        twin = copy.deepcopy(first)
+        twin.update(id=970 + number, node_name=name, position=50 + number)
+        twin["sources"] = {
+            locale: {**source, "id": 97000 + 10 * number + i}
+            for i, (locale, source) in enumerate(first["sources"].items())
+        }
+        if name == "undated-article":
+            twin["tags"] = [7]
+            for source in twin["sources"].values():
+                source["published_at"] = None
+        site["nodes"].append(twin)
+    deny = next(r for r in site["realms"] if r["id"] == DENY)
+    deny["nodes"].append({"node": node(site, "volunteer-stories")["id"], "inheritance": "auto"})
+    return site
+
+
+@pytest.fixture(scope="module")
+def small_chunks(make_app):
+    """The site loaded with listings of 2 entries per chunk: every read path is taken."""
+    patch = pytest.MonkeyPatch()
+    patch.setattr(materialised, "LISTING_CHUNK", 2)
+    try:
+        app = make_app(listing_site(), RESPONSE_CACHE=False)
+    finally:
+        patch.undo()
+    with app.app_context():
+        store = get_store()
+        yield app, store, store.generation(store.live()["version"])
+
+
+def moments(site: dict) -> list[datetime]:
+    dates = {
+        datetime.fromisoformat(source["published_at"])
+        for n in site["nodes"]
+        for source in n["sources"].values()
+        if source.get("published_at")
+    }
+    second = timedelta(seconds=1)
+    return sorted({d + delta for d in dates for delta in (-second, timedelta(0), second)})
+
+
+def sample(cases: list, tier: str) -> list:
+    """Every case on the mongomock tier; every sixth on FerretDB, where each query reads its
+    collection whole (the shapes are checked there; the cases are checked exhaustively here)."""
+    return cases if tier == "mongomock" else cases[::6]
+
+
+def by_index(generation, query, visibility, page, descending):
+    direction = -1 if descending else 1
+    sort = [("published_at", direction), ("_id", direction)]
+    index = ORDER_INDEXES["type" in query]["published_at"]
+    return generation.sources_page(
+        query, visibility, sort=sort, skip=page.skip, limit=page.size, index=index
+    )
+
+
+def by_listing(generation, query, visibility, page, descending):
+    scope = calendar.plain_scope(query, TAG_IDS)
+    assert scope is not None
+    index = ORDER_INDEXES["type" in query]["published_at"]
+    return listings.page(
+        generation, scope, visibility, page, descending=descending,
+        count_scheduled=lambda: generation.count_scheduled(query, visibility, index=index),
+    )  # fmt: skip
+
+
+def query_of(node_type, locale, tag, denied):
+    query = {"locale": locale}
+    if node_type != ALL_TYPES:
+        query["type"] = node_type
+    if tag is not None:
+        query[tag[0]] = tag[1]
+    if denied:
+        query["node.realm_ids"] = {"$nin": denied}
+    return query
+
+
+def check(generation, query, visibility, pages) -> int:
+    """Compare listing and index for each page in both orders; the members listed."""
+    listed = 0
+    for descending in (True, False):
+        for page in pages:
+            expected = by_index(generation, query, visibility, page, descending)
+            got = by_listing(generation, query, visibility, page, descending)
+            assert got == expected, (query, visibility.now, page, descending)
+            listed += len(expected[0])
+    return listed
+
+
+@pytest.mark.parametrize(
+    ("node_type", "tag"),
+    [
+        ("Article", None),
+        (ALL_TYPES, None),
+        ("Article", ("node.tag_slugs", "news")),
+        ("Article", ("node.tag_ids", 5)),
+    ],
+)
+def test_a_listing_page_is_the_index_page_at_every_moment(small_chunks, tier, node_type, tag):
+    _, _, generation = small_chunks
+    pages = [Page(1, 3), Page(3, 2)]
+    listed = 0
+    for now in sample(moments(listing_site()), tier):
+        visibility = Visibility(now=now)
+        for locale in ("en", {"$in": ["en", "fr"]}):
+            for denied in ([], [DENY]):
+                query = query_of(node_type, locale, tag, denied)
+                listed += check(generation, query, visibility, pages)
+    assert listed > (100 if tier == "mongomock" else 10)
+
+
+@pytest.mark.parametrize("locale", ["en", "fr", {"$in": ["fr", "en"]}])
+@pytest.mark.parametrize(
+    "tag",
+    [None, *(("node.tag_slugs", slug) for slug in TAG_IDS), ("node.tag_ids", 99),
+     ("node.tag_slugs", "no-such-tag")],
+)  # fmt: skip
+def test_every_tag_page_size_and_page_number(small_chunks, tier, locale, tag):
+    _, _, generation = small_chunks
+    pages = sample([Page(n, s) for s in (1, 2, 5, 15, 50) for n in (1, 2, 3, 7, 40)], tier)
+    visibility = Visibility(now=datetime.now(UTC))
+    for denied in sample([[DENY], [], [DENY, 2]], tier):
+        check(generation, query_of("Article", locale, tag, denied), visibility, pages)
+
+
+def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
+    _, store, generation = small_chunks
+    chunks = {d["_id"]: d for d in store.db[f"listings_v{generation.version}"].find()}
+
+    def entries(node_type, locale, tag):
+        head = chunks[listing_id(node_type, locale, tag, 0)]
+        numbers = range(head["chunks"])
+        return [i for n in numbers for i in chunks[listing_id(node_type, locale, tag, n)]["ids"]]
+
+    # news in English: the 2099 article leads; no draft (2901), no undated, no invisible filter
+    # (3001 is listed: collections filter node.visible only when asked); the twin after 1901
+    assert entries("Article", "en", 1) == [
+        2801, 3001, 2601, 2401, 2201, 2001, 97000, 1901, 6601, 6401, 6301, 6101
+    ]  # fmt: skip
+    head = chunks[listing_id("Article", "en", 1, 0)]
+    assert head["chunks"] == 6
+    assert head["published_at"][0] == datetime(2099, 1, 1, tzinfo=UTC)
+    assert set(head) == {"_id", "chunks", "ids", "published_at", "realms"}
+    # realms only for the entries that have some: 2401 (the deny realm), 2nd of chunk 1
+    assert [chunks[listing_id("Article", "en", 1, n)]["realms"] for n in range(3)] == [
+        [], [{"at": 1, "ids": [DENY]}], []
+    ]  # fmt: skip
+    assert "chunks" not in chunks[listing_id("Article", "en", 1, 1)]
+    # across types: every published dated source of the translation, pages and blocks too
+    every = entries(ALL_TYPES, "en", None)
+    assert set(entries("Article", "en", None)) < set(every)
+    # a scope whose sources are all drafts or undated still has its (empty) chunk 0
+    assert chunks[listing_id("Article", "en", 7, 0)] == {
+        "_id": listing_id("Article", "en", 7, 0), "chunks": 1, "ids": [],
+        "published_at": [], "realms": [],
+    }  # fmt: skip
+    # no listing across types per tag (the calendars and listings of a tag are per type)
+    assert not [key for key in chunks if key.startswith(f"{ALL_TYPES}|en|1|")]
+
+
+def commands(client, store, url, headers=None):
+    before = store.commands
+    response = client.get(url, headers=headers or {})
+    assert response.status_code == 200, response.json
+    return response.json, store.commands - before
+
+
+BENCH = "/api/articles?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&itemsPerPage=15"
+
+
+def test_the_bench_collection_costs_four_reads(make_app):
+    app = make_app(listing_site(), RESPONSE_CACHE=False)
+    client, store = app.test_client(), app.extensions["cms.store"]
+    client.get("/api/articles")  # the site model
+    # pointer, both translations' calendars, both first chunks, the page's sources by _id: the
+    # scheduled 2099 articles are counted in the first chunks, not by a query
+    for page in (1, 2):
+        body, count = commands(client, store, f"{BENCH}&page={page}")
+        assert count == 4, page
+    # 11 English and 10 French news articles out, 2401 and 2402 in the deny realm
+    assert body["hydra:totalItems"] == 19 and len(body["hydra:member"]) == 4
+    # past the end: the total says so before any chunk is read (pointer, calendars, chunks)
+    body, count = commands(client, store, f"{BENCH}&page=3")
+    assert count == 3 and body["hydra:member"] == [] and body["hydra:totalItems"] == 19
+
+
+def test_a_deep_page_reads_the_chunks_it_passes(small_chunks):
+    app, store, _ = small_chunks
+    client = app.test_client()
+    client.get("/api/articles")
+    url = "/api/articles?_locale=en&order[publishedAt]=desc&itemsPerPage=2"
+    # chunks of 2: [2801 (2099), 3001], [2701, 2601], [2501, 2401], [2301, 2201]...
+    # page 1 (3001, 2701): pointer, calendar, chunks 0 and 1, sources
+    assert commands(client, store, f"{url}&page=1")[1] == 5
+    # page 3 (2401, 2301): chunks 0 to 3
+    assert commands(client, store, f"{url}&page=3")[1] == 7
+    # ascending: chunk 0 (the number of chunks, 9), then the last one (6101, 6201)
+    body, count = commands(client, store, url.replace("desc", "asc") + "&page=1")
+    assert count == 5 and [m["@id"] for m in body["hydra:member"]] == [
+        "/api/articles/6101", "/api/articles/6201"
+    ]  # fmt: skip
+
+
+URLS = [
+    BENCH + "&page=2",
+    "/api/articles?node.nodesTags.tag=/api/tags/1&order[publishedAt]=asc&itemsPerPage=4&page=2",
+    "/api/articles?_locale=fr&order[publishedAt]=desc&itemsPerPage=3&page=4",
+    "/api/articles?node.nodesTags.tag.tagName=jazz&order[publishedAt]=desc&_locale=en",
+    "/api/articles?node.nodesTags.tag.tagName=nope&order[publishedAt]=desc",
+    "/api/nodes_sources?_locale=en&order[publishedAt]=desc&itemsPerPage=5&page=3",
+    "/api/nodes_sources?order[publishedAt]=asc&itemsPerPage=7&page=2",
+    "/api/pages?order[publishedAt]=desc",
+    "/api/articles?order[publishedAt]=desc&itemsPerPage=50&page=9",
+]
+
+
+@pytest.mark.parametrize("headers", [{}, PASSWORD, BEARER])
+def test_the_http_answer_is_the_index_answer(small_chunks, monkeypatch, headers):
+    app, _, _ = small_chunks
+    client = app.test_client()
+    with_listings = [client.get(url, headers=headers) for url in URLS]
+    monkeypatch.setattr(listings, "serves", lambda visibility, sort: False)
+    for url, response in zip(URLS, with_listings, strict=True):
+        expected = client.get(url, headers=headers)
+        assert response.status_code == expected.status_code == 200, url
+        assert response.json == expected.json, url
+
+
+def test_the_bench_collection_costs_the_same_reads_on_a_site_five_times_larger(make_app):
+    """The generated sites of the bench (seed/generate.py): 4 commands on pages 1 to 3 at 200 and
+    at 1,000 sources (more than two pages of news articles out at both sizes)."""
+    counts = {}
+    for size in (200, 1000):
+        app = make_app(generate(sources=size, blocks=30, depth=3, menu=60, seed=1),
+                       RESPONSE_CACHE=False)  # fmt: skip
+        client, store = app.test_client(), app.extensions["cms.store"]
+        client.get("/api/articles")  # the site model
+        counts[size] = [commands(client, store, f"{BENCH}&page={page}")[1] for page in (1, 2, 3)]
+        body, _ = commands(client, store, f"{BENCH}&page=2")
+        assert len(body["hydra:member"]) == 15 and body["hydra:totalItems"] > 30, size
+    assert counts == {200: [4, 4, 4], 1000: [4, 4, 4]}
