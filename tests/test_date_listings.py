@@ -187,7 +187,10 @@ def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
     head = chunks[listing_id("Article", "en", 1, 0)]
     assert head["chunks"] == 6
     assert head["published_at"][0] == datetime(2099, 1, 1, tzinfo=UTC)
-    assert set(head) == {"_id", "chunks", "ids", "published_at", "realms"}
+    assert set(head) == {"_id", "chunks", "ids", "published_at", "realms", "starts"}
+    # the first entry of each chunk: where a cursor page begins
+    assert head["starts"]["ids"] == [2801, 2601, 2201, 97000, 6601, 6301]
+    assert head["starts"]["published_at"][0] == datetime(2099, 1, 1, tzinfo=UTC)
     # realms only for the entries that have some: 2401 (the deny realm), 2nd of chunk 1
     assert [chunks[listing_id("Article", "en", 1, n)]["realms"] for n in range(3)] == [
         [], [{"at": 1, "ids": [DENY]}], []
@@ -199,7 +202,7 @@ def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
     # a scope whose sources are all drafts or undated still has its (empty) chunk 0
     assert chunks[listing_id("Article", "en", 7, 0)] == {
         "_id": listing_id("Article", "en", 7, 0), "chunks": 1, "ids": [],
-        "published_at": [], "realms": [],
+        "published_at": [], "realms": [], "starts": {"published_at": [], "ids": []},
     }  # fmt: skip
     # no listing across types per tag (the calendars and listings of a tag are per type)
     assert not [key for key in chunks if key.startswith(f"{ALL_TYPES}|en|1|")]
@@ -286,3 +289,122 @@ def test_the_bench_collection_costs_the_same_reads_on_a_site_five_times_larger(m
         body, _ = commands(client, store, f"{BENCH}&page=2")
         assert len(body["hydra:member"]) == 15 and body["hydra:totalItems"] > 30, size
     assert counts == {200: [4, 4, 4], 1000: [4, 4, 4]}
+
+
+WALK_PAGES = 500  # more than any walk of the demo site has
+
+
+def walk(read, page_size: int) -> list[list[int]]:
+    """The pages of a keyset cursor walk: `read(after, limit)` gives up to `limit` sources after
+    `after`; each page reads one more to know whether a next one exists (app/listing/sources.py)."""
+    pages: list[list[int]] = []
+    after = None
+    for _ in range(WALK_PAGES):
+        found = read(after, page_size + 1)
+        pages.append([s["_id"] for s in found[:page_size]])
+        if len(found) <= page_size:
+            return pages
+        last = found[page_size - 1]
+        after = (last["published_at"], last["_id"])
+    raise AssertionError(f"no last page after {WALK_PAGES} pages: {pages[-3:]}")
+
+
+def cursor_walks(generation, query, visibility, page_size, descending):
+    direction = -1 if descending else 1
+    sort = [("published_at", direction), ("_id", direction)]
+    index = ORDER_INDEXES["type" in query]["published_at"]
+    scope = calendar.plain_scope(query, TAG_IDS)
+    assert scope is not None
+
+    def by_index_read(after, limit):
+        return generation.sources_page(
+            query, visibility, sort=sort, skip=0, limit=limit, index=index, after=after,
+            keyset=True,
+        )[0]  # fmt: skip
+
+    def by_listing_read(after, limit):
+        return listings.cursor_page(
+            generation, scope, visibility, limit, after, descending=descending
+        )
+
+    return walk(by_index_read, page_size), walk(by_listing_read, page_size)
+
+
+@pytest.mark.parametrize(
+    ("node_type", "tag"),
+    [("Article", None), (ALL_TYPES, None), ("Article", ("node.tag_slugs", "news"))],
+)
+def test_a_cursor_walk_of_a_listing_is_the_index_walk_at_every_moment(
+    small_chunks, tier, node_type, tag
+):
+    """Cursor pages start in the chunk that `starts` names (chunks of 2: every position of a
+    cursor in a chunk is taken), in both orders, one translation or two, denied realms or not
+    (these three rotate with the moment, so that every combination is walked), pages of 1 and 3."""
+    _, _, generation = small_chunks
+    if tier != "mongomock" and node_type == ALL_TYPES:
+        pytest.skip("walks every source, each query read whole on FerretDB: mongomock tier")
+    cases = []
+    for number, now in enumerate(moments(listing_site())):
+        locale = ("en", {"$in": ["en", "fr"]})[number % 2]
+        denied = ([], [DENY])[number // 2 % 2]
+        size = (1, 3)[number // 4 % 2]
+        cases += [(now, locale, denied, size, descending) for descending in (True, False)]
+    walked = 0
+    for now, locale, denied, size, descending in sample(cases, tier):
+        query = query_of(node_type, locale, tag, denied)
+        expected, got = cursor_walks(generation, query, Visibility(now=now), size, descending)
+        assert got == expected, (query, now, descending, size)
+        walked += sum(len(p) for p in expected)
+    assert walked > (500 if tier == "mongomock" else 50)
+
+
+CURSOR_URLS = [
+    "/api/articles?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&itemsPerPage=3&cursor=",
+    "/api/articles?_locale=en&order[publishedAt]=asc&itemsPerPage=2&cursor=",
+    "/api/nodes_sources?_locale=fr&order[publishedAt]=desc&itemsPerPage=4&cursor=",
+]
+
+
+@pytest.mark.parametrize("headers", [{}, PASSWORD])
+@pytest.mark.parametrize("url", CURSOR_URLS)
+def test_a_cursor_walk_over_http_is_the_index_walk(small_chunks, monkeypatch, headers, url):
+    app, _, _ = small_chunks
+    client = app.test_client()
+
+    def follow() -> list[dict]:
+        bodies, next_url = [], url
+        while next_url:
+            assert len(bodies) < WALK_PAGES, bodies[-1]
+            response = client.get(next_url, headers=headers)
+            assert response.status_code == 200, (next_url, response.json)
+            bodies.append(response.json)
+            next_url = response.json["hydra:view"].get("hydra:next")
+        return bodies
+
+    with_listings = follow()
+    monkeypatch.setattr(listings, "serves", lambda visibility, sort: False)
+    expected = follow()
+    assert with_listings == expected
+    assert len(expected) > 2 and all("hydra:totalItems" not in b for b in expected)
+
+
+def test_a_deep_cursor_page_costs_one_read_more_than_the_first(make_app):
+    """On a generated site of 1,000 sources the English listing across types has two chunks of
+    500: the first cursor page reads chunk 0 and the page's sources; a page after the 600th member
+    reads chunk 1 too; no read depends on how many members come before the cursor."""
+    app = make_app(generate(sources=1000, blocks=30, depth=3, menu=60, seed=1),
+                   RESPONSE_CACHE=False)  # fmt: skip
+    client, store = app.test_client(), app.extensions["cms.store"]
+    url = "/api/nodes_sources?_locale=en&order[publishedAt]=desc&itemsPerPage=15"
+    whole = [m["@id"] for n in range(1, 60) for m in commands(client, store, f"{url}&page={n}")[0]
+             ["hydra:member"]]  # fmt: skip
+    assert len(whole) > 600
+    body, first = commands(client, store, f"{url}&cursor=")
+    assert first == 3  # the pointer, chunk 0, the sources
+    assert [m["@id"] for m in body["hydra:member"]] == whole[:15]
+    deep = body["hydra:view"]["hydra:next"]
+    for _ in range(39):  # to the page after member 600
+        deep = client.get(deep).json["hydra:view"]["hydra:next"]
+    body, count = commands(client, store, deep)
+    assert count == 4  # the pointer, chunk 0, chunk 1, the sources
+    assert [m["@id"] for m in body["hydra:member"]] == whole[600:615]

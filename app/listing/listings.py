@@ -64,7 +64,51 @@ def page(
         locale: _numbers(head, descending)
         for locale, head in zip(scope.locales, heads, strict=True)
     }
-    # the first chunk to read of each translation, in the same read (ascending: the last)
+    kept = _kept(generation, scope, visibility, chunks, orders, descending)
+    ids = [e[1] for e in itertools.islice(kept, page_.skip, page_.skip + page_.size)]
+    return generation.listed_in_order(ids, visibility), total
+
+
+def cursor_page(
+    generation: Generation,
+    scope: Scope,
+    visibility: Visibility,
+    limit: int,
+    after: tuple[Any, int] | None,
+    *,
+    descending: bool,
+) -> list[dict[str, Any]]:
+    """Up to `limit` sources of a plain scope in date order after `after` (the `published_at` and
+    `_id` of the previous page's last member, app/keyset.py; None: the first page). No total, as
+    on the index: chunk 0 of every translation in one read, whose `starts` name the chunk where
+    the page begins (read next when it is not chunk 0), then the page's sources by `_id`. So a
+    page costs the same reads however deep it lies."""
+    if scope.void:
+        return []
+    keys = {locale: _key(scope, locale) for locale in scope.locales}
+    chunks = generation.listing_chunks([listing_id(*key, 0) for key in keys.values()])
+    orders = {
+        locale: _numbers(chunks.get(listing_id(*key, 0)), descending, after)
+        for locale, key in keys.items()
+    }
+    kept = _kept(generation, scope, visibility, chunks, orders, descending, after)
+    ids = [e[1] for e in itertools.islice(kept, limit)]
+    return generation.listed_in_order(ids, visibility)
+
+
+def _kept(
+    generation: Generation,
+    scope: Scope,
+    visibility: Visibility,
+    chunks: dict[str, dict[str, Any]],
+    orders: dict[str, list[int]],
+    descending: bool,
+    after: tuple[Any, int] | None = None,
+) -> Iterator[Entry]:
+    """The entries a request may list, translations merged in reading order from the chunk
+    numbers of `orders`, past `after` when given. The first chunk to read of each translation
+    is read with the others' in one read (ascending: the last chunks)."""
+    keys = {locale: _key(scope, locale) for locale in orders}
     first = [listing_id(*keys[loc], numbers[0]) for loc, numbers in orders.items() if numbers]
     chunks.update(generation.listing_chunks([key for key in first if key not in chunks]))
     streams = [
@@ -72,21 +116,34 @@ def page(
         for locale, numbers in orders.items()
     ]
     merged: Iterator[Entry] = heapq.merge(*streams, key=lambda e: e[:2], reverse=descending)
+    if after is not None:
+        if descending:
+            merged = itertools.dropwhile(lambda e: e[:2] >= after, merged)
+        else:
+            merged = itertools.dropwhile(lambda e: e[:2] <= after, merged)
     if not descending:  # the rest is to come
         merged = itertools.takewhile(lambda e: e[0] <= visibility.now, merged)
-    kept = (e for e in merged if e[0] <= visibility.now and not scope.denied.intersection(e[2]))
-    ids = [e[1] for e in itertools.islice(kept, page_.skip, page_.skip + page_.size)]
-    return generation.listed_in_order(ids, visibility), total
+    return (e for e in merged if e[0] <= visibility.now and not scope.denied.intersection(e[2]))
 
 
 def _key(scope: Scope, locale: str) -> tuple[str, str, int | None]:
     return scope.node_type, locale, scope.tag
 
 
-def _numbers(head: dict[str, Any] | None, descending: bool) -> list[int]:
-    """Chunk numbers of a listing in reading order (none: the scope has no source)."""
+def _numbers(
+    head: dict[str, Any] | None, descending: bool, after: tuple[Any, int] | None = None
+) -> list[int]:
+    """Chunk numbers of a listing in reading order (none: the scope has no source), from the
+    chunk that holds the first entry after `after` (`starts`: each chunk's first entry)."""
     count = head["chunks"] if head is not None else 0
-    return list(range(count)) if descending else list(range(count - 1, -1, -1))
+    if head is None or after is None:
+        return list(range(count)) if descending else list(range(count - 1, -1, -1))
+    starts = list(zip(head["starts"]["published_at"], head["starts"]["ids"], strict=True))
+    if descending:  # the last chunk starting at or before `after` (newest first)
+        at = [n for n, start in enumerate(starts) if start >= after]
+        return list(range(at[-1] if at else 0, count))
+    newer = [n for n, start in enumerate(starts) if start > after]
+    return list(range(newer[-1], -1, -1)) if newer else []
 
 
 def _entries(

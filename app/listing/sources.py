@@ -204,21 +204,30 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
     fields = requested(params)
     generation = context.site.generation
     next_token = None
+    scope = plain_scope(query, context.site.tag_ids)
+    # a plain scope in date order outside preview: its materialised listings serve the page
+    listed = scope if scope is not None and listings.serves(context.visibility, sort) else None
     if token is not None:
         after = keyset.decode(token, sort[0][0])
-        found, total = generation.sources_page(
-            query, context.visibility, sort=sort, skip=0, limit=page.size + 1, index=index,
-            after=after, keyset=True,
-        )  # fmt: skip
+        if listed is not None and (after is None or after[0] is not None):
+            found = listings.cursor_page(
+                generation, listed, context.visibility, page.size + 1, after,
+                descending=sort[0][1] < 0,
+            )  # fmt: skip
+        else:
+            found, _ = generation.sources_page(
+                query, context.visibility, sort=sort, skip=0, limit=page.size + 1, index=index,
+                after=after, keyset=True,
+            )  # fmt: skip
+        total = None
         if len(found) > page.size:
             found = found[: page.size]
             next_token = keyset.encode(sort[0][0], found[-1])
         view = hydra.cursor_view(route_.path, args, token, next_token)
     else:
-        scope = plain_scope(query, context.site.tag_ids)
-        if scope is not None and page.size > 0 and listings.serves(context.visibility, sort):
+        if listed is not None and page.size > 0:
             found, total = listings.page(
-                generation, scope, context.visibility, page, descending=sort[0][1] < 0,
+                generation, listed, context.visibility, page, descending=sort[0][1] < 0,
                 count_scheduled=_scheduled_count(context, query),
             )  # fmt: skip
         else:
