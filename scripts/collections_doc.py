@@ -225,15 +225,17 @@ tag), and for each translation across types (`*`, no tag), the published sources
 chunks of {LISTING_CHUNK} entries held as two parallel arrays, `ids` and `published_at`, with the
 realms of the entries that have some (`realms`: `{{at: <position in the chunk>, ids: [...]}}`,
 documents, as FerretDB stores no arrays of arrays). `_id` is
-`<type>|<locale>|<tag id or ->|<chunk number>`; chunk 0 also holds the number of chunks (`chunks`),
-and exists for every scope that has a source, even when none is listed. A page by number of a plain
+`<type>|<locale>|<tag id or ->|<chunk number>`; chunk 0 also holds the number of chunks (`chunks`)
+and the first entry of every chunk (`starts`: `published_at` and `ids`, where a keyset cursor page
+begins), and exists for every scope that has a source, even when none is listed. A page by number of a plain
 collection ordered by `publishedAt` alone, outside preview
 (`/api/articles?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&page=2`), reads chunk 0 of
 each of its translations in one read by `_id` (an ascending order then reads the last chunks), keeps
 the entries out by now whose realms the request may see, merges translations in order, skips to the
 page, reads further chunks only when the page lies deeper, and reads the page's sources from
-`sources` by `_id` `$in`; its total comes from the calendars. So such a page costs the same few
-reads whatever the size of the site (docs/performance.md, bounded date-ordered pages).""",
+`sources` by `_id` `$in`; its total comes from the calendars. A `cursor=` page reads chunk 0, the
+chunk its `starts` name, then its sources. So such a page costs the same few reads whatever the size
+of the site (docs/performance.md, bounded date-ordered pages).""",
     "children": f"""\
 The walker children of a listing node that has more than {CHILDREN_EMBEDDED} of them (a blog of
 thousands of articles), by position: `{{_id: <node id>, ids: [...]}}`. Its sources have
