@@ -227,8 +227,8 @@ realms of the entries that have some (`realms`: `{{at: <position in the chunk>, 
 documents, as FerretDB stores no arrays of arrays). `_id` is
 `<type>|<locale>|<tag id or ->|<chunk number>`; chunk 0 also holds the number of chunks (`chunks`)
 and the first entry of every chunk (`starts`: `published_at` and `ids`, where a keyset cursor page
-begins), and exists for every scope that has a source, even when none is listed. A page by number of a plain
-collection ordered by `publishedAt` alone, outside preview
+begins), and exists for every scope that has a source, even when none is listed. A page by
+number of a plain collection ordered by `publishedAt` alone, outside preview
 (`/api/articles?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&page=2`), reads chunk 0 of
 each of its translations in one read by `_id` (an ascending order then reads the last chunks), keeps
 the entries out by now whose realms the request may see, merges translations in order, skips to the
