@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.query_plan import ALL_TYPES
+
 WR = "/api/web_response_by_path"
 # The demo site's social and colour settings, as every head shows them.
 DEMO_SOCIAL_HEAD = {
@@ -68,3 +70,17 @@ def iris(value: Any, found: set[str]) -> set[str]:
         for child in value:
             iris(child, found)
     return found
+
+
+def plain_query(node_type: str, locale: Any, tag: tuple[str, Any] | None, denied: list[int]):
+    """The filter app/listing/sources.build_query gives a plain collection request: its
+    translations, its type (none for ALL_TYPES), at most one tag (stored path, value) and
+    the realms denied to it (calendars and listings answer it)."""
+    query: dict[str, Any] = {"locale": locale}
+    if node_type != ALL_TYPES:
+        query["type"] = node_type
+    if tag is not None:
+        query[tag[0]] = tag[1]
+    if denied:
+        query["node.realm_ids"] = {"$nin": denied}
+    return query

@@ -15,6 +15,7 @@ from app.listing.archives import _month
 from app.publication import Visibility
 from app.query_plan import ALL_TYPES, ORDER_INDEXES
 from tests.conftest import JWT_SECRET
+from tests.helpers import plain_query
 
 EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
 PREVIEW = {
@@ -89,13 +90,7 @@ def test_calendars_answer_as_the_queries(generation, node_type, tag, denied, eve
     for moment in moments(generation, every_date=every_date):
         for preview in (False, True):
             for locale in LOCALES:
-                query = {"locale": locale}
-                if node_type != ALL_TYPES:
-                    query["type"] = node_type
-                if tag is not None:
-                    query[tag[0]] = tag[1]
-                if denied:
-                    query["node.realm_ids"] = {"$nin": denied}
+                query = plain_query(node_type, locale, tag, denied)
                 visibility = Visibility(now=moment, preview=preview)
                 expected = by_query(generation, query, visibility)
                 assert by_calendar(generation, query, visibility) == expected, (

@@ -19,7 +19,7 @@ from app.publication import Visibility
 from app.query_plan import ALL_TYPES, ORDER_INDEXES, listing_id
 from seed.generate import generate
 from tests.conftest import JWT_SECRET, demo_site
-from tests.helpers import node
+from tests.helpers import node, plain_query
 
 DENY = 1  # the demo's deny realm (a password opens it)
 PASSWORD = {"Authorization": "PasswordQuery letmein"}
@@ -111,17 +111,6 @@ def by_listing(generation, query, visibility, page, descending):
     )  # fmt: skip
 
 
-def query_of(node_type, locale, tag, denied):
-    query = {"locale": locale}
-    if node_type != ALL_TYPES:
-        query["type"] = node_type
-    if tag is not None:
-        query[tag[0]] = tag[1]
-    if denied:
-        query["node.realm_ids"] = {"$nin": denied}
-    return query
-
-
 def check(generation, query, visibility, pages) -> int:
     """Compare listing and index for each page in both orders; the members listed."""
     listed = 0
@@ -151,7 +140,7 @@ def test_a_listing_page_is_the_index_page_at_every_moment(small_chunks, tier, no
         visibility = Visibility(now=now)
         for locale in ("en", {"$in": ["en", "fr"]}):
             for denied in ([], [DENY]):
-                query = query_of(node_type, locale, tag, denied)
+                query = plain_query(node_type, locale, tag, denied)
                 listed += check(generation, query, visibility, pages)
     assert listed > (100 if tier == "mongomock" else 10)
 
@@ -167,7 +156,7 @@ def test_every_tag_page_size_and_page_number(small_chunks, tier, locale, tag):
     pages = sample([Page(n, s) for s in (1, 2, 5, 15, 50) for n in (1, 2, 3, 7, 40)], tier)
     visibility = Visibility(now=datetime.now(UTC))
     for denied in sample([[DENY], [], [DENY, 2]], tier):
-        check(generation, query_of("Article", locale, tag, denied), visibility, pages)
+        check(generation, plain_query("Article", locale, tag, denied), visibility, pages)
 
 
 def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
@@ -351,7 +340,7 @@ def test_a_cursor_walk_of_a_listing_is_the_index_walk_at_every_moment(
         cases += [(now, locale, denied, size, descending) for descending in (True, False)]
     walked = 0
     for now, locale, denied, size, descending in sample(cases, tier):
-        query = query_of(node_type, locale, tag, denied)
+        query = plain_query(node_type, locale, tag, denied)
         expected, got = cursor_walks(generation, query, Visibility(now=now), size, descending)
         assert got == expected, (query, now, descending, size)
         walked += sum(len(p) for p in expected)
