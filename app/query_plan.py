@@ -132,14 +132,20 @@ def calendar_id(node_type: str, locale: str, *, preview: bool, tag: int | None =
 
 
 # Materialised listings (`listings`, written by app/fixture/listings.py): per (node type,
-# translation, tag or none), and per (ALL_TYPES, translation), the published dated sources newest
-# first (published_at desc, _id desc: the `feed` index order), LISTING_CHUNK entries per document,
-# read by `_id` (date-ordered collection pages, app/listing/listings.py).
+# translation, tag or none), and per (ALL_TYPES, translation), the published dated sources in two
+# orders: `date`, newest first (published_at desc, _id desc: the `feed` index order), and `id`
+# (_id asc: the default order of collections), LISTING_CHUNK entries per document, read by `_id`
+# (collection pages, app/listing/listings.py).
 LISTING_CHUNK = 500
+# Each listing order, and whether it is stored descending.
+LISTING_ORDERS = {"date": True, "id": False}
 
 
-def listing_id(node_type: str, locale: str, tag: int | None, number: int) -> str:
-    return f"{node_type}|{locale}|{'-' if tag is None else tag}|{number}"
+def listing_id(
+    node_type: str, locale: str, tag: int | None, number: int, order: str = "date"
+) -> str:
+    key = f"{node_type}|{locale}|{'-' if tag is None else tag}"
+    return f"{key}|{number}" if order == "date" else f"{key}|{order}|{number}"
 
 
 # Materialised feeds (`feeds`, written by app/fixture/feeds.py): the candidates of one feed in date

@@ -1,7 +1,8 @@
-"""Materialised listings (app/fixture/listings.py, app/listing/listings.py): a date-ordered page of
-a plain collection request lists the same sources in the same order, with the same total, as the
-indexed query, at every moment around each publication date, and costs the same few reads
-whatever the size of the site (docs/performance.md, bounded date-ordered pages)."""
+"""Materialised listings (app/fixture/listings.py, app/listing/listings.py): a page of a plain
+collection request in date order or in the default order (`_id`) lists the same sources in the
+same order, with the same total, as the indexed query, at every moment around each publication
+date, and costs the same few reads whatever the size of the site (docs/performance.md, bounded
+collection pages)."""
 
 from __future__ import annotations
 
@@ -92,33 +93,44 @@ def sample(cases: list, tier: str) -> list:
     return cases if tier == "mongomock" else cases[::6]
 
 
-def by_index(generation, query, visibility, page, descending):
+# (listing order, descending): by date in both directions, and the default order (`_id` ascending)
+ORDERS = [(listings.DATE, True), (listings.DATE, False), (listings.DEFAULT, False)]
+
+
+def index_sort(order, descending) -> tuple[list[tuple[str, int]], str | None]:
+    """The sort of the indexed query a listing order answers, and its order key."""
+    if order is listings.DEFAULT:
+        return [("_id", 1)], None
     direction = -1 if descending else 1
-    sort = [("published_at", direction), ("_id", direction)]
-    index = ORDER_INDEXES["type" in query]["published_at"]
+    return [("published_at", direction), ("_id", direction)], "published_at"
+
+
+def by_index(generation, query, visibility, page, order, descending):
+    sort, key = index_sort(order, descending)
+    index = ORDER_INDEXES["type" in query][key]
     return generation.sources_page(
         query, visibility, sort=sort, skip=page.skip, limit=page.size, index=index
     )
 
 
-def by_listing(generation, query, visibility, page, descending):
+def by_listing(generation, query, visibility, page, order, descending):
     scope = calendar.plain_scope(query, TAG_IDS)
     assert scope is not None
     index = ORDER_INDEXES["type" in query]["published_at"]
     return listings.page(
-        generation, scope, visibility, page, descending=descending,
+        generation, scope, visibility, page, order=order, descending=descending,
         count_scheduled=lambda: generation.count_scheduled(query, visibility, index=index),
     )  # fmt: skip
 
 
 def check(generation, query, visibility, pages) -> int:
-    """Compare listing and index for each page in both orders; the members listed."""
+    """Compare listing and index for each page in every listing order; the members listed."""
     listed = 0
-    for descending in (True, False):
+    for order, descending in ORDERS:
         for page in pages:
-            expected = by_index(generation, query, visibility, page, descending)
-            got = by_listing(generation, query, visibility, page, descending)
-            assert got == expected, (query, visibility.now, page, descending)
+            expected = by_index(generation, query, visibility, page, order, descending)
+            got = by_listing(generation, query, visibility, page, order, descending)
+            assert got == expected, (query, visibility.now, page, order, descending)
             listed += len(expected[0])
     return listed
 
@@ -163,16 +175,24 @@ def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
     _, store, generation = small_chunks
     chunks = {d["_id"]: d for d in store.db[f"listings_v{generation.version}"].find()}
 
-    def entries(node_type, locale, tag):
-        head = chunks[listing_id(node_type, locale, tag, 0)]
+    def entries(node_type, locale, tag, order="date"):
+        head = chunks[listing_id(node_type, locale, tag, 0, order)]
         numbers = range(head["chunks"])
-        return [i for n in numbers for i in chunks[listing_id(node_type, locale, tag, n)]["ids"]]
+        return [
+            i for n in numbers for i in chunks[listing_id(node_type, locale, tag, n, order)]["ids"]
+        ]
 
     # news in English: the 2099 article leads; no draft (2901), no undated, no invisible filter
     # (3001 is listed: collections filter node.visible only when asked); the twin after 1901
     assert entries("Article", "en", 1) == [
         2801, 3001, 2601, 2401, 2201, 2001, 97000, 1901, 6601, 6401, 6301, 6101
     ]  # fmt: skip
+    # the same entries in the default order (`_id` ascending), with their dates and realms
+    assert entries("Article", "en", 1, "id") == sorted(entries("Article", "en", 1))
+    by_id = chunks[listing_id("Article", "en", 1, 0, "id")]
+    assert by_id["_id"] == "Article|en|1|id|0" and by_id["ids"] == [1901, 2001]
+    assert by_id["starts"]["ids"] == [1901, 2201, 2601, 3001, 6301, 6601]
+    assert chunks[listing_id("Article", "en", 1, 1, "id")]["realms"] == [{"at": 1, "ids": [DENY]}]
     head = chunks[listing_id("Article", "en", 1, 0)]
     assert head["chunks"] == 6
     assert head["published_at"][0] == datetime(2099, 1, 1, tzinfo=UTC)
@@ -193,6 +213,8 @@ def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
         "_id": listing_id("Article", "en", 7, 0), "chunks": 1, "ids": [],
         "published_at": [], "realms": [], "starts": {"published_at": [], "ids": []},
     }  # fmt: skip
+    assert chunks[listing_id("Article", "en", 7, 0, "id")]["ids"] == []
+    assert set(entries(ALL_TYPES, "en", None, "id")) == set(every)
     # no listing across types per tag (the calendars and listings of a tag are per type)
     assert not [key for key in chunks if key.startswith(f"{ALL_TYPES}|en|1|")]
 
@@ -221,6 +243,9 @@ def test_the_bench_collection_costs_four_reads(make_app):
     # past the end: the total says so before any chunk is read (pointer, calendars, chunks)
     body, count = commands(client, store, f"{BENCH}&page=3")
     assert count == 3 and body["hydra:member"] == [] and body["hydra:totalItems"] == 19
+    # the default order: the same reads (both first chunks of each translation in one read)
+    body, count = commands(client, store, "/api/articles?node.nodesTags.tag.tagName=news&page=2")
+    assert count == 4 and body["hydra:totalItems"] == 19 and len(body["hydra:member"]) == 4
 
 
 def test_a_deep_page_reads_the_chunks_it_passes(small_chunks):
@@ -238,6 +263,12 @@ def test_a_deep_page_reads_the_chunks_it_passes(small_chunks):
     assert count == 5 and [m["@id"] for m in body["hydra:member"]] == [
         "/api/articles/6101", "/api/articles/6201"
     ]  # fmt: skip
+    # the default order (`_id`): chunk 0 of both listings in one read, [1901, 2001]; page 3
+    # (2301, then 2501: 2401 is in the deny realm) reads chunks 1 to 3
+    body, count = commands(client, store, "/api/articles?_locale=en&itemsPerPage=2&page=3")
+    assert count == 7 and [m["@id"] for m in body["hydra:member"]] == [
+        "/api/articles/2301", "/api/articles/2501"
+    ]  # fmt: skip
 
 
 URLS = [
@@ -250,6 +281,11 @@ URLS = [
     "/api/nodes_sources?order[publishedAt]=asc&itemsPerPage=7&page=2",
     "/api/pages?order[publishedAt]=desc",
     "/api/articles?order[publishedAt]=desc&itemsPerPage=50&page=9",
+    "/api/articles",
+    "/api/articles?_locale=fr&itemsPerPage=4&page=3",
+    "/api/articles?node.nodesTags.tag.tagName=news&itemsPerPage=3&page=2",
+    "/api/nodes_sources?_locale=en&itemsPerPage=6&page=4",
+    "/api/nodes_sources?itemsPerPage=50&page=2",
 ]
 
 
@@ -258,7 +294,7 @@ def test_the_http_answer_is_the_index_answer(small_chunks, monkeypatch, headers)
     app, _, _ = small_chunks
     client = app.test_client()
     with_listings = [client.get(url, headers=headers) for url in URLS]
-    monkeypatch.setattr(listings, "serves", lambda visibility, sort: False)
+    monkeypatch.setattr(listings, "serves", lambda visibility, sort: None)
     for url, response in zip(URLS, with_listings, strict=True):
         expected = client.get(url, headers=headers)
         assert response.status_code == expected.status_code == 200, url
@@ -283,9 +319,10 @@ def test_the_bench_collection_costs_the_same_reads_on_a_site_five_times_larger(m
 WALK_PAGES = 500  # more than any walk of the demo site has
 
 
-def walk(read, page_size: int) -> list[list[int]]:
+def walk(read, page_size: int, key: str | None) -> list[list[int]]:
     """The pages of a keyset cursor walk: `read(after, limit)` gives up to `limit` sources after
-    `after`; each page reads one more to know whether a next one exists (app/listing/sources.py)."""
+    `after`, the `key` value (None: `_id`) and `_id` of the last member of the page before; each
+    page reads one more to know whether a next one exists (app/listing/sources.py)."""
     pages: list[list[int]] = []
     after = None
     for _ in range(WALK_PAGES):
@@ -294,14 +331,13 @@ def walk(read, page_size: int) -> list[list[int]]:
         if len(found) <= page_size:
             return pages
         last = found[page_size - 1]
-        after = (last["published_at"], last["_id"])
+        after = (last[key or "_id"], last["_id"])
     raise AssertionError(f"no last page after {WALK_PAGES} pages: {pages[-3:]}")
 
 
-def cursor_walks(generation, query, visibility, page_size, descending):
-    direction = -1 if descending else 1
-    sort = [("published_at", direction), ("_id", direction)]
-    index = ORDER_INDEXES["type" in query]["published_at"]
+def cursor_walks(generation, query, visibility, page_size, order, descending):
+    sort, key = index_sort(order, descending)
+    index = ORDER_INDEXES["type" in query][key]
     scope = calendar.plain_scope(query, TAG_IDS)
     assert scope is not None
 
@@ -313,10 +349,10 @@ def cursor_walks(generation, query, visibility, page_size, descending):
 
     def by_listing_read(after, limit):
         return listings.cursor_page(
-            generation, scope, visibility, limit, after, descending=descending
+            generation, scope, visibility, limit, after, order=order, descending=descending
         )
 
-    return walk(by_index_read, page_size), walk(by_listing_read, page_size)
+    return walk(by_index_read, page_size, key), walk(by_listing_read, page_size, key)
 
 
 @pytest.mark.parametrize(
@@ -327,8 +363,9 @@ def test_a_cursor_walk_of_a_listing_is_the_index_walk_at_every_moment(
     small_chunks, tier, node_type, tag
 ):
     """Cursor pages start in the chunk that `starts` names (chunks of 2: every position of a
-    cursor in a chunk is taken), in both orders, one translation or two, denied realms or not
-    (these three rotate with the moment, so that every combination is walked), pages of 1 and 3."""
+    cursor in a chunk is taken), by date in both directions and in the default order, one
+    translation or two, denied realms or not (these three rotate with the moment, so that every
+    combination is walked), pages of 1 and 3."""
     _, _, generation = small_chunks
     if tier != "mongomock" and node_type == ALL_TYPES:
         pytest.skip("walks every source, each query read whole on FerretDB: mongomock tier")
@@ -337,12 +374,13 @@ def test_a_cursor_walk_of_a_listing_is_the_index_walk_at_every_moment(
         locale = ("en", {"$in": ["en", "fr"]})[number % 2]
         denied = ([], [DENY])[number // 2 % 2]
         size = (1, 3)[number // 4 % 2]
-        cases += [(now, locale, denied, size, descending) for descending in (True, False)]
+        cases += [(now, locale, denied, size, *order) for order in ORDERS]
     walked = 0
-    for now, locale, denied, size, descending in sample(cases, tier):
+    for now, locale, denied, size, order, descending in sample(cases, tier):
         query = plain_query(node_type, locale, tag, denied)
-        expected, got = cursor_walks(generation, query, Visibility(now=now), size, descending)
-        assert got == expected, (query, now, descending, size)
+        visibility = Visibility(now=now)
+        expected, got = cursor_walks(generation, query, visibility, size, order, descending)
+        assert got == expected, (query, now, order, descending, size)
         walked += sum(len(p) for p in expected)
     assert walked > (500 if tier == "mongomock" else 50)
 
@@ -351,6 +389,8 @@ CURSOR_URLS = [
     "/api/articles?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&itemsPerPage=3&cursor=",
     "/api/articles?_locale=en&order[publishedAt]=asc&itemsPerPage=2&cursor=",
     "/api/nodes_sources?_locale=fr&order[publishedAt]=desc&itemsPerPage=4&cursor=",
+    "/api/articles?itemsPerPage=3&cursor=",
+    "/api/articles?node.nodesTags.tag.tagName=news&_locale=en&itemsPerPage=1&cursor=",
 ]
 
 
@@ -371,7 +411,7 @@ def test_a_cursor_walk_over_http_is_the_index_walk(small_chunks, monkeypatch, he
         return bodies
 
     with_listings = follow()
-    monkeypatch.setattr(listings, "serves", lambda visibility, sort: False)
+    monkeypatch.setattr(listings, "serves", lambda visibility, sort: None)
     expected = follow()
     assert with_listings == expected
     assert len(expected) > 2 and all("hydra:totalItems" not in b for b in expected)

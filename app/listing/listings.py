@@ -1,12 +1,13 @@
-"""Date-ordered collection pages from the materialised listings (app/fixture/listings.py) instead
-of an index range that engines unable to walk an index in order sort in full before the limit
-(docs/performance.md, bounded date-ordered pages).
+"""Collection pages from the materialised listings (app/fixture/listings.py) instead of an index
+range that engines unable to walk an index in order sort in full before the limit
+(docs/performance.md, bounded listed pages).
 
-A page by number of a plain request (app/listing/calendar.py) ordered by `publishedAt` alone,
-outside preview, reads the calendar (its total), the first chunk of each translation's listing in
-one read, further chunks only when the page lies deeper, then its sources by `_id`: about three
-reads whatever the size of the site. Entries are kept when published_at <= now and none of their
-realms is denied; translations are merged in the listing order (published_at, then `_id`).
+A page by number of a plain request (app/listing/calendar.py) ordered by `publishedAt` alone, or
+in the default order (`_id`), outside preview, reads the calendar (its total), the first chunk of
+each translation's listing in one read, further chunks only when the page lies deeper, then its
+sources by `_id`: about three reads whatever the size of the site. Entries are kept when
+published_at <= now and none of their realms is denied; translations are merged in the listing's
+order (published_at then `_id`, or `_id`).
 """
 
 from __future__ import annotations
@@ -14,27 +15,56 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from app.listing import calendar
 from app.listing.calendar import Scope
 from app.listing.params import Page
 from app.publication import Visibility
-from app.query_plan import listing_id
+from app.query_plan import LISTING_ORDERS, listing_id
 from app.store import Generation
 
 Entry = tuple[Any, int, list[int]]  # (published_at, source id, realm ids)
 
 
-def serves(visibility: Visibility, sort: list[tuple[str, int]]) -> bool:
-    """Whether the listings answer a page by number of a plain request in `sort` order (the
-    order keys, then `_id`): by `publishedAt` alone, outside preview."""
-    return (
-        not visibility.preview
-        and len(sort) == 2
-        and sort[0][0] == "published_at"
-        and sort[1] == ("_id", sort[0][1])
-    )
+@dataclass(frozen=True)
+class Order:
+    """A listing order: its name in chunk ids, and whether its chunks are stored descending."""
+
+    name: str
+
+    @property
+    def stored_descending(self) -> bool:
+        return LISTING_ORDERS[self.name]
+
+    def key(self, entry: Entry) -> Any:
+        """What entries are ordered by: (published_at, `_id`), or `_id`."""
+        return entry[:2] if self.name == "date" else entry[1]
+
+    def mark(self, after: tuple[Any, int]) -> Any:
+        """The key of a keyset cursor's (sort value, `_id`) (app/keyset.py)."""
+        return after if self.name == "date" else after[1]
+
+    def forward(self, descending: bool) -> bool:
+        """Whether a request in this direction reads the chunks in their stored order."""
+        return descending == self.stored_descending
+
+
+DATE, DEFAULT = Order("date"), Order("id")
+
+
+def serves(visibility: Visibility, sort: list[tuple[str, int]]) -> Order | None:
+    """The listing order that answers a plain request in `sort` order (the order keys, then
+    `_id`) outside preview: `publishedAt` alone (either direction), or the default order (`_id`
+    ascending); None for any other."""
+    if visibility.preview:
+        return None
+    if sort == [("_id", 1)]:
+        return DEFAULT
+    if len(sort) == 2 and sort[0][0] == "published_at" and sort[1] == ("_id", sort[0][1]):
+        return DATE
+    return None
 
 
 def page(
@@ -43,28 +73,31 @@ def page(
     visibility: Visibility,
     page_: Page,
     *,
+    order: Order,
     descending: bool,
     count_scheduled: Callable[[], int],
 ) -> tuple[list[dict[str, Any]], int]:
-    """One page of a plain scope in date order and its total (`count_scheduled`: the indexed
-    count of the sources still to come, called only when the first chunks do not show them all)."""
+    """One page of a plain scope in `order` and its total (`count_scheduled`: the indexed count
+    of the sources still to come, called only when the first date chunks do not show them all).
+    The first chunks of the date listing (they count what is scheduled) and of `order`'s are
+    read in one read."""
     if scope.void:
         return [], 0
     found = calendar.read(generation, scope, visibility)
     keys = {locale: _key(scope, locale) for locale in scope.locales}
-    chunks = generation.listing_chunks([listing_id(*key, 0) for key in keys.values()])
-    heads = [chunks.get(listing_id(*key, 0)) for key in keys.values()]
-    scheduled = _scheduled(heads, scope, visibility)
+    heads = {locale: listing_id(*key, 0, order.name) for locale, key in keys.items()}
+    dated = [listing_id(*key, 0) for key in keys.values()]
+    chunks = generation.listing_chunks(list(dict.fromkeys([*dated, *heads.values()])))
+    scheduled = _scheduled([chunks.get(head) for head in dated], scope, visibility)
     total = calendar.total(
         found, scope, visibility, count_scheduled if scheduled is None else lambda: scheduled
     )
     if page_.skip >= total:
         return [], total
     orders = {
-        locale: _numbers(head, descending)
-        for locale, head in zip(scope.locales, heads, strict=True)
+        locale: _numbers(chunks.get(head), order, descending) for locale, head in heads.items()
     }
-    kept = _kept(generation, scope, visibility, chunks, orders, descending)
+    kept = _kept(generation, scope, visibility, chunks, orders, order, descending)
     ids = [e[1] for e in itertools.islice(kept, page_.skip, page_.skip + page_.size)]
     return generation.listed_in_order(ids, visibility), total
 
@@ -76,22 +109,24 @@ def cursor_page(
     limit: int,
     after: tuple[Any, int] | None,
     *,
+    order: Order,
     descending: bool,
 ) -> list[dict[str, Any]]:
-    """Up to `limit` sources of a plain scope in date order after `after` (the `published_at` and
-    `_id` of the previous page's last member, app/keyset.py; None: the first page). No total, as
-    on the index: chunk 0 of every translation in one read, whose `starts` name the chunk where
-    the page begins (read next when it is not chunk 0), then the page's sources by `_id`. So a
-    page costs the same reads however deep it lies."""
+    """Up to `limit` sources of a plain scope in `order` after `after` (the sort value and `_id`
+    of the previous page's last member, app/keyset.py; None: the first page). No total, as on
+    the index: chunk 0 of every translation in one read, whose `starts` name the chunk where the
+    page begins (read next when it is not chunk 0), then the page's sources by `_id`. So a page
+    costs the same reads however deep it lies."""
     if scope.void:
         return []
     keys = {locale: _key(scope, locale) for locale in scope.locales}
-    chunks = generation.listing_chunks([listing_id(*key, 0) for key in keys.values()])
+    heads = {locale: listing_id(*key, 0, order.name) for locale, key in keys.items()}
+    chunks = generation.listing_chunks(list(heads.values()))
     orders = {
-        locale: _numbers(chunks.get(listing_id(*key, 0)), descending, after)
-        for locale, key in keys.items()
+        locale: _numbers(chunks.get(head), order, descending, after)
+        for locale, head in heads.items()
     }
-    kept = _kept(generation, scope, visibility, chunks, orders, descending, after)
+    kept = _kept(generation, scope, visibility, chunks, orders, order, descending, after)
     ids = [e[1] for e in itertools.islice(kept, limit)]
     return generation.listed_in_order(ids, visibility)
 
@@ -102,26 +137,33 @@ def _kept(
     visibility: Visibility,
     chunks: dict[str, dict[str, Any]],
     orders: dict[str, list[int]],
+    order: Order,
     descending: bool,
     after: tuple[Any, int] | None = None,
 ) -> Iterator[Entry]:
     """The entries a request may list, translations merged in reading order from the chunk
     numbers of `orders`, past `after` when given. The first chunk to read of each translation
-    is read with the others' in one read (ascending: the last chunks)."""
+    is read with the others' in one read (reading backwards: the last chunks)."""
     keys = {locale: _key(scope, locale) for locale in orders}
-    first = [listing_id(*keys[loc], numbers[0]) for loc, numbers in orders.items() if numbers]
+    first = [
+        listing_id(*keys[locale], numbers[0], order.name)
+        for locale, numbers in orders.items()
+        if numbers
+    ]
     chunks.update(generation.listing_chunks([key for key in first if key not in chunks]))
+    forward = order.forward(descending)
     streams = [
-        _entries(generation, chunks, keys[locale], numbers, descending)
+        _entries(generation, chunks, keys[locale], numbers, order.name, forward)
         for locale, numbers in orders.items()
     ]
-    merged: Iterator[Entry] = heapq.merge(*streams, key=lambda e: e[:2], reverse=descending)
+    merged: Iterator[Entry] = heapq.merge(*streams, key=order.key, reverse=descending)
     if after is not None:
+        mark = order.mark(after)
         if descending:
-            merged = itertools.dropwhile(lambda e: e[:2] >= after, merged)
+            merged = itertools.dropwhile(lambda e: order.key(e) >= mark, merged)
         else:
-            merged = itertools.dropwhile(lambda e: e[:2] <= after, merged)
-    if not descending:  # the rest is to come
+            merged = itertools.dropwhile(lambda e: order.key(e) <= mark, merged)
+    if order is DATE and not descending:  # the rest is to come
         merged = itertools.takewhile(lambda e: e[0] <= visibility.now, merged)
     return (e for e in merged if e[0] <= visibility.now and not scope.denied.intersection(e[2]))
 
@@ -131,19 +173,32 @@ def _key(scope: Scope, locale: str) -> tuple[str, str, int | None]:
 
 
 def _numbers(
-    head: dict[str, Any] | None, descending: bool, after: tuple[Any, int] | None = None
+    head: dict[str, Any] | None,
+    order: Order,
+    descending: bool,
+    after: tuple[Any, int] | None = None,
 ) -> list[int]:
     """Chunk numbers of a listing in reading order (none: the scope has no source), from the
     chunk that holds the first entry after `after` (`starts`: each chunk's first entry)."""
     count = head["chunks"] if head is not None else 0
+    forward = order.forward(descending)
     if head is None or after is None:
-        return list(range(count)) if descending else list(range(count - 1, -1, -1))
-    starts = list(zip(head["starts"]["published_at"], head["starts"]["ids"], strict=True))
-    if descending:  # the last chunk starting at or before `after` (newest first)
-        at = [n for n, start in enumerate(starts) if start >= after]
+        return list(range(count)) if forward else list(range(count - 1, -1, -1))
+    mark = order.mark(after)
+    starts = [
+        order.key((moment, source_id, []))
+        for moment, source_id in zip(head["starts"]["published_at"], head["starts"]["ids"],
+                                     strict=True)
+    ]  # fmt: skip
+
+    def before(start: Any) -> bool:  # strictly before the mark in the stored order
+        return start > mark if order.stored_descending else start < mark
+
+    if forward:  # the last chunk starting at or before the mark
+        at = [n for n, start in enumerate(starts) if before(start) or start == mark]
         return list(range(at[-1] if at else 0, count))
-    newer = [n for n, start in enumerate(starts) if start > after]
-    return list(range(newer[-1], -1, -1)) if newer else []
+    earlier = [n for n, start in enumerate(starts) if before(start)]
+    return list(range(earlier[-1], -1, -1)) if earlier else []
 
 
 def _entries(
@@ -151,24 +206,25 @@ def _entries(
     chunks: dict[str, dict[str, Any]],
     key: tuple[str, str, int | None],
     numbers: list[int],
-    descending: bool,
+    order: str,
+    forward: bool,
 ) -> Iterator[Entry]:
     """The entries of one listing in reading order; a chunk not read yet is read when reached."""
     for number in numbers:
-        chunk_id = listing_id(*key, number)
+        chunk_id = listing_id(*key, number, order)
         chunk = chunks.get(chunk_id) or generation.listing_chunks([chunk_id]).get(chunk_id)
         if chunk is None:  # not written: the listing ends here
             return
         entries = list(zip(chunk["published_at"], chunk["ids"], _realms(chunk), strict=True))
-        yield from (entries if descending else reversed(entries))
+        yield from (entries if forward else reversed(entries))
 
 
 def _scheduled(
     heads: list[dict[str, Any] | None], scope: Scope, visibility: Visibility
 ) -> int | None:
-    """The allowed entries still to come (published_at > now), counted in the first chunks when
-    they hold all of them (they lead a listing); None when a first chunk is all to come and more
-    chunks follow."""
+    """The allowed entries still to come (published_at > now), counted in the first chunks of the
+    date listings when they hold all of them (they lead them); None when a first chunk is all to
+    come and more chunks follow."""
     count = 0
     for head in heads:
         if head is None:

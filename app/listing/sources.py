@@ -205,14 +205,16 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
     generation = context.site.generation
     next_token = None
     scope = plain_scope(query, context.site.tag_ids)
-    # a plain scope in date order outside preview: its materialised listings serve the page
-    listed = scope if scope is not None and listings.serves(context.visibility, sort) else None
+    # a plain scope in date or default order outside preview: its materialised listings serve
+    order = listings.serves(context.visibility, sort)
+    listed = scope if order is not None else None
+    descending = sort[0][1] < 0
     if token is not None:
         after = keyset.decode(token, sort[0][0])
         if listed is not None and (after is None or after[0] is not None):
             found = listings.cursor_page(
-                generation, listed, context.visibility, page.size + 1, after,
-                descending=sort[0][1] < 0,
+                generation, listed, context.visibility, page.size + 1, after, order=order,
+                descending=descending,
             )  # fmt: skip
         else:
             found, _ = generation.sources_page(
@@ -227,8 +229,8 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
     else:
         if listed is not None and page.size > 0:
             found, total = listings.page(
-                generation, listed, context.visibility, page, descending=sort[0][1] < 0,
-                count_scheduled=_scheduled_count(context, query),
+                generation, listed, context.visibility, page, order=order,
+                descending=descending, count_scheduled=_scheduled_count(context, query),
             )  # fmt: skip
         else:
             found, total = generation.sources_page(
