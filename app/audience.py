@@ -47,6 +47,8 @@ def withheld(source: dict[str, Any], context: RequestContext) -> bool:
     """Whether a source listed inside another (block, feed entry, menu entry, reference,
     breadcrumb) is withheld from this request: denied, or a block (non-reachable) that a
     `hide_blocks` realm hides from it."""
+    if not source["node"]["realm_ids"]:  # most sources: no realm to ask
+        return False
     if denied(source, context):
         return True
     return not source["reachable"] and _not_granted(source, context, "hide_blocks")
@@ -144,8 +146,7 @@ def shown_alternates(source: dict[str, Any], context: RequestContext) -> list[di
 def present(source: dict[str, Any], context: RequestContext) -> dict[str, Any]:
     """`source` without the references (`nodes` fields) this request may not see: unpublished
     ones, and ones a realm withholds from it."""
-    node_type = context.site.node_types[source["type"]]
-    reference_fields = [f.name for f in node_type.fields if f.type == "nodes"]
+    reference_fields = context.site.node_types[source["type"]].reference_fields
     if not reference_fields:
         return source
     fields = dict(source["fields"])

@@ -7,6 +7,7 @@ SITE_VERSION_TTL seconds, so loading a site needs no restart.
 from __future__ import annotations
 
 import bisect
+import functools
 import threading
 import time
 from dataclasses import dataclass, field
@@ -98,6 +99,11 @@ class NodeType:
     @property
     def operation(self) -> str:
         return f"{self.name.lower()}_get_by_path"
+
+    @functools.cached_property
+    def reference_fields(self) -> tuple[str, ...]:
+        """Names of the fields that list other nodes' sources (`nodes` fields)."""
+        return tuple(f.name for f in self.fields if f.type == "nodes")
 
     def operation_groups(self) -> tuple[str, ...]:
         own = []

@@ -95,11 +95,9 @@ def with_translation(source: dict[str, Any], node_type: NodeType, site: SiteMode
     `translation` (app.site.Translation), which every serialised node source carries."""
     translation = site.translations[source["locale"]]
     values = dict(source["fields"])
-    for definition in node_type.fields:
-        if definition.type == "nodes" and values.get(definition.name):
-            values[definition.name] = [
-                {**r, "translation": translation} for r in values[definition.name]
-            ]
+    for name in node_type.reference_fields:
+        if values.get(name):
+            values[name] = [{**r, "translation": translation} for r in values[name]]
     return {**source, "fields": values, "translation": translation}
 
 
