@@ -92,6 +92,8 @@ MESSAGE = "cursor must be empty or the cursor of a hydra:next link of this colle
         token(["published_at", "2024-01-01T00:00:00+00:00", "2001"]),
         token({"published_at": 1}),
         token([1, 2]),
+        token(["_id", 1901, 2601]),  # the default order's value is the id itself
+        token(["_id", "x", 2601]),
     ],
 )
 def test_malformed_cursors_are_a_400(client, cursor):
@@ -118,3 +120,12 @@ def test_a_cursor_follows_one_order_key(client):
     response = client.get("/api/articles?cursor=&order[publishedAt]=desc&order[node.position]=asc")
     assert response.status_code == 400
     assert problem_detail(response) == '"cursor" follows one order key: give at most one order[...]'
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_an_empty_cursor_page_has_no_next_page(client, order):
+    """itemsPerPage=0 lists nothing, so there is no member to continue after."""
+    response = client.get(f"/api/articles?cursor=&itemsPerPage=0{order}")
+    assert response.status_code == 200
+    assert response.json["hydra:member"] == []
+    assert "hydra:next" not in response.json["hydra:view"]

@@ -248,6 +248,29 @@ def test_the_bench_collection_costs_four_reads(make_app):
     assert count == 4 and body["hydra:totalItems"] == 19 and len(body["hydra:member"]) == 4
 
 
+def test_the_default_order_reads_the_date_chunks_only_for_sources_to_come(
+    small_chunks, monkeypatch
+):
+    """A default-order page of one translation reads its first chunk by `_id` equality (the one
+    lookup FerretDB 1.24 pushes down); the first date chunks, which count the sources scheduled
+    ahead, are read with it only when the calendar shows one (news: an article dated 2099)."""
+    app, _, generation = small_chunks
+    asked = []
+    read = type(generation).listing_chunks
+    monkeypatch.setattr(type(generation), "listing_chunks",
+                        lambda self, ids: asked.append(list(ids)) or read(self, ids))  # fmt: skip
+    client = app.test_client()
+    body, _ = commands(
+        client,
+        app.extensions["cms.store"],
+        "/api/articles?_locale=en&node.nodesTags.tag.tagName=jazz",
+    )
+    assert asked[0] == [listing_id("Article", "en", 5, 0, "id")] and body["hydra:totalItems"] > 0
+    asked.clear()
+    client.get("/api/articles?_locale=en&node.nodesTags.tag.tagName=news")
+    assert asked[0] == [listing_id("Article", "en", 1, 0, "id"), listing_id("Article", "en", 1, 0)]
+
+
 def test_a_deep_page_reads_the_chunks_it_passes(small_chunks):
     app, store, _ = small_chunks
     client = app.test_client()

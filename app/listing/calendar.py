@@ -112,11 +112,23 @@ def total(
     """Sources the request may see: in preview every counted one (undated included); otherwise
     the dated ones minus those still to come, which `scheduled` counts (one query, only when the
     calendar has an allowed date after now)."""
-    dated = [g for month in calendar["months"] for g in month["groups"] if scope.allows(g)]
+    dated = _dated(calendar, scope)
     if visibility.preview:
         undated = (g for g in calendar["undated"] if scope.allows(g))
         return sum(g["count"] for g in dated) + sum(g["count"] for g in undated)
     counted = sum(g["count"] for g in dated)
-    if any(g["last"] > visibility.now for g in dated):
+    if to_come(calendar, scope, visibility):
         counted -= scheduled()
     return counted
+
+
+def to_come(calendar: dict[str, Any], scope: Scope, visibility: Visibility) -> bool:
+    """Whether a source the request may see is scheduled after now (outside preview): only then
+    does its total ask for the scheduled count."""
+    return not visibility.preview and any(
+        g["last"] > visibility.now for g in _dated(calendar, scope)
+    )
+
+
+def _dated(calendar: dict[str, Any], scope: Scope) -> list[dict[str, Any]]:
+    return [g for month in calendar["months"] for g in month["groups"] if scope.allows(g)]

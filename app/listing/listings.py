@@ -43,7 +43,8 @@ class Order:
         return entry[:2] if self.name == "date" else entry[1]
 
     def mark(self, after: tuple[Any, int]) -> Any:
-        """The key of a keyset cursor's (sort value, `_id`) (app/keyset.py)."""
+        """The key of a keyset cursor's (sort value, `_id`) (app/keyset.py); in the default
+        order the sort value is the `_id` itself (app.keyset.decode checks it)."""
         return after if self.name == "date" else after[1]
 
     def forward(self, descending: bool) -> bool:
@@ -77,21 +78,25 @@ def page(
     descending: bool,
     count_scheduled: Callable[[], int],
 ) -> tuple[list[dict[str, Any]], int]:
-    """One page of a plain scope in `order` and its total (`count_scheduled`: the indexed count
-    of the sources still to come, called only when the first date chunks do not show them all).
-    The first chunks of the date listing (they count what is scheduled) and of `order`'s are
-    read in one read."""
+    """One page of a plain scope in `order` and its total: the calendar's count minus the
+    sources still to come. When the calendar shows some, the first chunks of the date listing
+    count them (in the default order they are read with its own first chunks, in one read), or,
+    when those do not hold them all, `count_scheduled` (the indexed count)."""
     if scope.void:
         return [], 0
     found = calendar.read(generation, scope, visibility)
     keys = {locale: _key(scope, locale) for locale in scope.locales}
     heads = {locale: listing_id(*key, 0, order.name) for locale, key in keys.items()}
     dated = [listing_id(*key, 0) for key in keys.values()]
-    chunks = generation.listing_chunks(list(dict.fromkeys([*dated, *heads.values()])))
-    scheduled = _scheduled([chunks.get(head) for head in dated], scope, visibility)
-    total = calendar.total(
-        found, scope, visibility, count_scheduled if scheduled is None else lambda: scheduled
-    )
+    to_come = calendar.to_come(found, scope, visibility)
+    wanted = [*heads.values(), *(dated if to_come and order is not DATE else [])]
+    chunks = generation.listing_chunks(wanted)
+
+    def scheduled() -> int:
+        counted = _scheduled([chunks.get(head) for head in dated], scope, visibility)
+        return count_scheduled() if counted is None else counted
+
+    total = calendar.total(found, scope, visibility, scheduled)
     if page_.skip >= total:
         return [], total
     orders = {

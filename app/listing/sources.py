@@ -206,6 +206,7 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
     next_token = None
     scope = plain_scope(query, context.site.tag_ids)
     # a plain scope in date or default order outside preview: its materialised listings serve
+    # the page (app/listing/listings.py)
     order = listings.serves(context.visibility, sort)
     listed = scope if order is not None else None
     descending = sort[0][1] < 0
@@ -224,7 +225,8 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
         total = None
         if len(found) > page.size:
             found = found[: page.size]
-            next_token = keyset.encode(sort[0][0], found[-1])
+            if found:  # itemsPerPage=0 lists nothing, so there is no member to continue after
+                next_token = keyset.encode(sort[0][0], found[-1])
         view = hydra.cursor_view(route_.path, args, token, next_token)
     else:
         if listed is not None and page.size > 0:
