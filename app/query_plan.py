@@ -132,13 +132,14 @@ def calendar_id(node_type: str, locale: str, *, preview: bool, tag: int | None =
 
 
 # Materialised listings (`listings`, written by app/fixture/listings.py): per (node type,
-# translation, tag or none), and per (ALL_TYPES, translation), the published dated sources in two
-# orders: `date`, newest first (published_at desc, _id desc: the `feed` index order), and `id`
-# (_id asc: the default order of collections), LISTING_CHUNK entries per document, read by `_id`
-# (collection pages, app/listing/listings.py).
+# translation, tag or none), and per (ALL_TYPES, translation), the published dated sources in three
+# orders: `date`, newest first (published_at desc, _id desc: the `feed` index order), `id` (_id
+# asc: the default order of collections) and `position` (node.position asc, _id asc: the
+# `position` index order), LISTING_CHUNK entries per document, read by `_id` (collection pages,
+# app/listing/listings.py).
 LISTING_CHUNK = 500
 # Each listing order, and whether it is stored descending.
-LISTING_ORDERS = {"date": True, "id": False}
+LISTING_ORDERS = {"date": True, "id": False, "position": False}
 
 
 def listing_id(

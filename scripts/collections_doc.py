@@ -221,24 +221,26 @@ is after now. Other filters query `sources` (docs/performance.md, bounded counts
     "listings": f"""\
 Materialised listings (app/fixture/listings.py): for each node type, translation and tag (or no
 tag), and for each translation across types (`*`, no tag), the published sources that have a
-`published_at`, in two orders: `date`, newest first (`published_at` then `_id`, descending: the
-`feed` index order), and `id`, the default order of collections (`_id` ascending: the order of the
-`type_id` and `status_id` indexes). Each is cut in chunks of {LISTING_CHUNK} entries held as two
-parallel arrays, `ids` and `published_at`, with the realms of the entries that have some (`realms`:
-`{{at: <position in the chunk>, ids: [...]}}`, documents, as FerretDB stores no arrays of arrays).
-`_id` is `<type>|<locale>|<tag id or ->|<chunk number>` in date order and `<type>|<locale>|<tag id
-or ->|id|<chunk number>` in `_id` order; chunk 0 also holds the number of chunks (`chunks`) and the
-first entry of every chunk (`starts`: `published_at` and `ids`, where a keyset cursor page begins),
-and exists for every scope that has a source, even when none is listed. A page by number of a plain
-collection ordered by `publishedAt` alone or in the default order, outside preview
+`published_at`, in three orders: `date`, newest first (`published_at` then `_id`, descending: the
+`feed` index order), `id`, the default order of collections (`_id` ascending: the order of the
+`type_id` and `status_id` indexes), and `position` (`node.position` then `_id`, ascending: the
+`position` index order). Each is cut in chunks of {LISTING_CHUNK} entries held as parallel arrays,
+`ids`, `published_at` and, by position, `positions`, with the realms of the entries that have some
+(`realms`: `{{at: <position in the chunk>, ids: [...]}}`, documents, as FerretDB stores no arrays of
+arrays). `_id` is `<type>|<locale>|<tag id or ->|<chunk number>` in date order and
+`<type>|<locale>|<tag id or ->|<order>|<chunk number>` in the `id` and `position` orders; chunk 0
+also holds the number of chunks (`chunks`) and the first entry of every chunk (`starts`:
+`published_at`, `ids` and, by position, `positions`, where a keyset cursor page begins), and exists
+for every scope that has a source, even when none is listed. A page by number of a plain collection
+ordered by `publishedAt` or `node.position` alone or in the default order, outside preview
 (`/api/articles?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&page=2`,
 `/api/articles?page=3`), reads chunk 0 of each of its translations in one read by `_id` (in the
-default order, with the date chunks 0 when its calendars show sources still to come: they count
-them; an ascending date order then reads the last chunks), keeps the entries out by now whose realms
-the request may see, merges translations in order, skips to the page, reads further chunks only when
-the page lies deeper, and reads the page's sources from `sources` by `_id` `$in`; its total comes
-from the calendars. A `cursor=` page reads chunk 0, the chunk its `starts` name, then its sources.
-So such a page costs the same few reads whatever the size of the site (docs/performance.md, bounded
+other orders, with the date chunks 0 when its calendars show sources still to come: they count them;
+an ascending date order then reads the last chunks), keeps the entries out by now whose realms the
+request may see, merges translations in order, skips to the page, reads further chunks only when the
+page lies deeper, and reads the page's sources from `sources` by `_id` `$in`; its total comes from
+the calendars. A `cursor=` page reads chunk 0, the chunk its `starts` name, then its sources. So
+such a page costs the same few reads whatever the size of the site (docs/performance.md, bounded
 listed pages).""",
     "children": f"""\
 The walker children of a listing node that has more than {CHILDREN_EMBEDDED} of them (a blog of
@@ -266,7 +268,7 @@ EXAMPLES: dict[str, list[Any]] = {
     "feeds": ["Article|fr|1|public|0"],
     "postings": ["quartet|en|public|0"],
     "calendars": ["Article|en|public", "Article|en|public|tag=5"],
-    "listings": ["Article|en|5|0", "Article|en|5|id|0"],
+    "listings": ["Article|en|5|0", "Article|en|5|id|0", "Article|en|5|position|0"],
     "children": [],  # the demo site has no listing node that large
 }
 

@@ -93,8 +93,13 @@ def sample(cases: list, tier: str) -> list:
     return cases if tier == "mongomock" else cases[::6]
 
 
-# (listing order, descending): by date in both directions, and the default order (`_id` ascending)
-ORDERS = [(listings.DATE, True), (listings.DATE, False), (listings.DEFAULT, False)]
+# (listing order, descending): by date and by position in both directions, and the default order
+# (`_id` ascending)
+ORDERS = [
+    (listings.DATE, True), (listings.DATE, False), (listings.DEFAULT, False),
+    (listings.POSITION, False), (listings.POSITION, True),
+]  # fmt: skip
+FIELDS = {listings.DATE: "published_at", listings.POSITION: "node.position"}
 
 
 def index_sort(order, descending) -> tuple[list[tuple[str, int]], str | None]:
@@ -102,7 +107,7 @@ def index_sort(order, descending) -> tuple[list[tuple[str, int]], str | None]:
     if order is listings.DEFAULT:
         return [("_id", 1)], None
     direction = -1 if descending else 1
-    return [("published_at", direction), ("_id", direction)], "published_at"
+    return [(FIELDS[order], direction), ("_id", direction)], FIELDS[order]
 
 
 def by_index(generation, query, visibility, page, order, descending):
@@ -213,6 +218,16 @@ def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
         "_id": listing_id("Article", "en", 7, 0), "chunks": 1, "ids": [],
         "published_at": [], "realms": [], "starts": {"published_at": [], "ids": []},
     }  # fmt: skip
+    # by position (then `_id`): the same entries, each chunk with its entries' positions
+    by_position = chunks[listing_id("Article", "en", 1, 0, "position")]
+    assert set(by_position) == {"_id", "chunks", "ids", "published_at", "positions", "realms",
+                                "starts"}  # fmt: skip
+    parts = [
+        chunks[listing_id("Article", "en", 1, n, "position")] for n in range(by_position["chunks"])
+    ]
+    keyed = [pair for part in parts for pair in zip(part["positions"], part["ids"], strict=True)]
+    assert keyed == sorted(keyed) and {i for _, i in keyed} == set(entries("Article", "en", 1))
+    assert by_position["starts"]["positions"] == [keyed[n][0] for n in range(0, len(keyed), 2)]
     assert chunks[listing_id("Article", "en", 7, 0, "id")]["ids"] == []
     assert set(entries(ALL_TYPES, "en", None, "id")) == set(every)
     # no listing across types per tag (the calendars and listings of a tag are per type)
@@ -309,6 +324,9 @@ URLS = [
     "/api/articles?node.nodesTags.tag.tagName=news&itemsPerPage=3&page=2",
     "/api/nodes_sources?_locale=en&itemsPerPage=6&page=4",
     "/api/nodes_sources?itemsPerPage=50&page=2",
+    "/api/articles?order[node.position]=asc&itemsPerPage=4&page=3",
+    "/api/articles?order[node.position]=desc&_locale=en&node.nodesTags.tag.tagName=news",
+    "/api/nodes_sources?order[node.position]=asc&_locale=fr&itemsPerPage=50",
 ]
 
 
@@ -354,7 +372,8 @@ def walk(read, page_size: int, key: str | None) -> list[list[int]]:
         if len(found) <= page_size:
             return pages
         last = found[page_size - 1]
-        after = (last[key or "_id"], last["_id"])
+        value = {None: last["_id"], "node.position": last["node"]["position"]}.get(key)
+        after = (last["published_at"] if key == "published_at" else value, last["_id"])
     raise AssertionError(f"no last page after {WALK_PAGES} pages: {pages[-3:]}")
 
 
@@ -414,6 +433,7 @@ CURSOR_URLS = [
     "/api/nodes_sources?_locale=fr&order[publishedAt]=desc&itemsPerPage=4&cursor=",
     "/api/articles?itemsPerPage=3&cursor=",
     "/api/articles?node.nodesTags.tag.tagName=news&_locale=en&itemsPerPage=1&cursor=",
+    "/api/articles?order[node.position]=desc&itemsPerPage=3&cursor=",
 ]
 
 

@@ -338,7 +338,8 @@ def compared_reads(request, tier):
 def test_every_read_of_the_crawl_answers_as_plain_mongomock(compared_reads):
     reads, differing = compared_reads
     assert differing == []
-    assert reads["fast"] > 5000 and reads["counts"] > 100
+    # (listings answer the plain pages: the counts left are those of filtered requests)
+    assert reads["fast"] > 5000 and reads["counts"] > 50
     # only title filters ($regex) are left to mongomock
     assert reads["mongomock"] < reads["fast"] / 100
 

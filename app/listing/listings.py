@@ -2,12 +2,12 @@
 range that engines unable to walk an index in order sort in full before the limit
 (docs/performance.md, bounded listed pages).
 
-A page by number of a plain request (app/listing/calendar.py) ordered by `publishedAt` alone, or
-in the default order (`_id`), outside preview, reads the calendar (its total), the first chunk of
-each translation's listing in one read, further chunks only when the page lies deeper, then its
-sources by `_id`: about three reads whatever the size of the site. Entries are kept when
-published_at <= now and none of their realms is denied; translations are merged in the listing's
-order (published_at then `_id`, or `_id`).
+A page by number of a plain request (app/listing/calendar.py) ordered by `publishedAt` or
+`node.position` alone, or in the default order (`_id`), outside preview, reads the calendar (its
+total), the first chunk of each translation's listing in one read, further chunks only when the
+page lies deeper, then its sources by `_id`: about three reads whatever the size of the site.
+Entries are kept when published_at <= now and none of their realms is denied; translations are
+merged in the listing's order (published_at, position or nothing, then `_id`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from app.publication import Visibility
 from app.query_plan import LISTING_ORDERS, listing_id
 from app.store import Generation
 
-Entry = tuple[Any, int, list[int]]  # (published_at, source id, realm ids)
+# (published_at, source id, realm ids, node position: in the position order only, else None)
+Entry = tuple[Any, int, list[int], int | None]
 
 
 @dataclass(frozen=True)
@@ -39,32 +40,35 @@ class Order:
         return LISTING_ORDERS[self.name]
 
     def key(self, entry: Entry) -> Any:
-        """What entries are ordered by: (published_at, `_id`), or `_id`."""
-        return entry[:2] if self.name == "date" else entry[1]
+        """What entries are ordered by: (published_at, `_id`), `_id`, or (position, `_id`)."""
+        if self.name == "id":
+            return entry[1]
+        return entry[:2] if self.name == "date" else (entry[3], entry[1])
 
     def mark(self, after: tuple[Any, int]) -> Any:
         """The key of a keyset cursor's (sort value, `_id`) (app/keyset.py); in the default
         order the sort value is the `_id` itself (app.keyset.decode checks it)."""
-        return after if self.name == "date" else after[1]
+        return after[1] if self.name == "id" else after
 
     def forward(self, descending: bool) -> bool:
         """Whether a request in this direction reads the chunks in their stored order."""
         return descending == self.stored_descending
 
 
-DATE, DEFAULT = Order("date"), Order("id")
+DATE, DEFAULT, POSITION = Order("date"), Order("id"), Order("position")
+BY_FIELD = {"published_at": DATE, "node.position": POSITION}
 
 
 def serves(visibility: Visibility, sort: list[tuple[str, int]]) -> Order | None:
     """The listing order that answers a plain request in `sort` order (the order keys, then
-    `_id`) outside preview: `publishedAt` alone (either direction), or the default order (`_id`
-    ascending); None for any other."""
+    `_id`) outside preview: `publishedAt` or `node.position` alone (either direction), or the
+    default order (`_id` ascending); None for any other."""
     if visibility.preview:
         return None
     if sort == [("_id", 1)]:
         return DEFAULT
-    if len(sort) == 2 and sort[0][0] == "published_at" and sort[1] == ("_id", sort[0][1]):
-        return DATE
+    if len(sort) == 2 and sort[0][0] in BY_FIELD and sort[1] == ("_id", sort[0][1]):
+        return BY_FIELD[sort[0][0]]
     return None
 
 
@@ -80,7 +84,7 @@ def page(
 ) -> tuple[list[dict[str, Any]], int]:
     """One page of a plain scope in `order` and its total: the calendar's count minus the
     sources still to come. When the calendar shows some, the first chunks of the date listing
-    count them (in the default order they are read with its own first chunks, in one read), or,
+    count them (in another order they are read with its own first chunks, in one read), or,
     when those do not hold them all, `count_scheduled` (the indexed count)."""
     if scope.void:
         return [], 0
@@ -190,10 +194,12 @@ def _numbers(
     if head is None or after is None:
         return list(range(count)) if forward else list(range(count - 1, -1, -1))
     mark = order.mark(after)
+    firsts = head["starts"]
+    positions = firsts.get("positions") or [None] * len(firsts["ids"])
     starts = [
-        order.key((moment, source_id, []))
-        for moment, source_id in zip(head["starts"]["published_at"], head["starts"]["ids"],
-                                     strict=True)
+        order.key((moment, source_id, [], position))
+        for moment, source_id, position in zip(firsts["published_at"], firsts["ids"], positions,
+                                                strict=True)
     ]  # fmt: skip
 
     def before(start: Any) -> bool:  # strictly before the mark in the stored order
@@ -220,7 +226,10 @@ def _entries(
         chunk = chunks.get(chunk_id) or generation.listing_chunks([chunk_id]).get(chunk_id)
         if chunk is None:  # not written: the listing ends here
             return
-        entries = list(zip(chunk["published_at"], chunk["ids"], _realms(chunk), strict=True))
+        positions = chunk.get("positions") or [None] * len(chunk["ids"])
+        entries = list(
+            zip(chunk["published_at"], chunk["ids"], _realms(chunk), positions, strict=True)
+        )
         yield from (entries if forward else reversed(entries))
 
 

@@ -205,8 +205,8 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
     generation = context.site.generation
     next_token = None
     scope = plain_scope(query, context.site.tag_ids)
-    # a plain scope in date or default order outside preview: its materialised listings serve
-    # the page (app/listing/listings.py)
+    # a plain scope by date, by position or in the default order outside preview: its
+    # materialised listings serve the page (app/listing/listings.py)
     order = listings.serves(context.visibility, sort)
     listed = scope if order is not None else None
     descending = sort[0][1] < 0
