@@ -1,8 +1,8 @@
 """Materialised listings (app/fixture/listings.py, app/listing/listings.py): a page of a plain
-collection request in date order or in the default order (`_id`) lists the same sources in the
-same order, with the same total, as the indexed query, at every moment around each publication
-date, and costs the same few reads whatever the size of the site (docs/performance.md, bounded
-collection pages)."""
+collection request by date, by position or in the default order (`_id`) lists the same sources in
+the same order, with the same total, as the indexed query, at every moment around each
+publication date, and costs the same few reads whatever the size of the site
+(docs/performance.md, bounded listed pages)."""
 
 from __future__ import annotations
 
@@ -405,9 +405,9 @@ def test_a_cursor_walk_of_a_listing_is_the_index_walk_at_every_moment(
     small_chunks, tier, node_type, tag
 ):
     """Cursor pages start in the chunk that `starts` names (chunks of 2: every position of a
-    cursor in a chunk is taken), by date in both directions and in the default order, one
-    translation or two, denied realms or not (these three rotate with the moment, so that every
-    combination is walked), pages of 1 and 3."""
+    cursor in a chunk is taken), by date and by position in both directions and in the default
+    order, one translation or two, denied realms or not (these three rotate with the moment, so
+    that every combination is walked), pages of 1 and 3."""
     _, _, generation = small_chunks
     if tier != "mongomock" and node_type == ALL_TYPES:
         pytest.skip("walks every source, each query read whole on FerretDB: mongomock tier")
