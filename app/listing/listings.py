@@ -31,31 +31,27 @@ Entry = tuple[Any, int, list[int], int | None]
 
 @dataclass(frozen=True)
 class Order:
-    """A listing order: its name in chunk ids, and whether its chunks are stored descending."""
+    """A listing order: its name in chunk ids (app.query_plan.LISTING_ORDERS says whether its
+    chunks are stored descending), what its entries are ordered by (`key`), and the same key of
+    a keyset cursor's (sort value, `_id`) (`mark`, app/keyset.py)."""
 
     name: str
+    key: Callable[[Entry], Any]
+    mark: Callable[[tuple[Any, int]], Any]
 
     @property
     def stored_descending(self) -> bool:
         return LISTING_ORDERS[self.name]
-
-    def key(self, entry: Entry) -> Any:
-        """What entries are ordered by: (published_at, `_id`), `_id`, or (position, `_id`)."""
-        if self.name == "id":
-            return entry[1]
-        return entry[:2] if self.name == "date" else (entry[3], entry[1])
-
-    def mark(self, after: tuple[Any, int]) -> Any:
-        """The key of a keyset cursor's (sort value, `_id`) (app/keyset.py); in the default
-        order the sort value is the `_id` itself (app.keyset.decode checks it)."""
-        return after[1] if self.name == "id" else after
 
     def forward(self, descending: bool) -> bool:
         """Whether a request in this direction reads the chunks in their stored order."""
         return descending == self.stored_descending
 
 
-DATE, DEFAULT, POSITION = Order("date"), Order("id"), Order("position")
+DATE = Order("date", key=lambda e: e[:2], mark=lambda after: after)
+# the default order's cursor value is the `_id` itself (app.keyset.decode checks it)
+DEFAULT = Order("id", key=lambda e: e[1], mark=lambda after: after[1])
+POSITION = Order("position", key=lambda e: (e[3], e[1]), mark=lambda after: after)
 BY_FIELD = {"published_at": DATE, "node.position": POSITION}
 
 
@@ -89,9 +85,8 @@ def page(
     if scope.void:
         return [], 0
     found = calendar.read(generation, scope, visibility)
-    keys = {locale: _key(scope, locale) for locale in scope.locales}
-    heads = {locale: listing_id(*key, 0, order.name) for locale, key in keys.items()}
-    dated = [listing_id(*key, 0) for key in keys.values()]
+    heads = _heads(scope, order)
+    dated = list(_heads(scope, DATE).values())
     to_come = calendar.to_come(found, scope, visibility)
     wanted = [*heads.values(), *(dated if to_come and order is not DATE else [])]
     chunks = generation.listing_chunks(wanted)
@@ -128,8 +123,7 @@ def cursor_page(
     costs the same reads however deep it lies."""
     if scope.void:
         return []
-    keys = {locale: _key(scope, locale) for locale in scope.locales}
-    heads = {locale: listing_id(*key, 0, order.name) for locale, key in keys.items()}
+    heads = _heads(scope, order)
     chunks = generation.listing_chunks(list(heads.values()))
     orders = {
         locale: _numbers(chunks.get(head), order, descending, after)
@@ -179,6 +173,11 @@ def _kept(
 
 def _key(scope: Scope, locale: str) -> tuple[str, str, int | None]:
     return scope.node_type, locale, scope.tag
+
+
+def _heads(scope: Scope, order: Order) -> dict[str, str]:
+    """The `_id` of chunk 0 of each translation's listing in `order`."""
+    return {locale: listing_id(*_key(scope, locale), 0, order.name) for locale in scope.locales}
 
 
 def _numbers(
