@@ -239,9 +239,11 @@ other orders, with the date chunks 0 when its calendars show sources still to co
 an ascending date order then reads the last chunks), keeps the entries out by now whose realms the
 request may see, merges translations in order, skips to the page, reads further chunks only when the
 page lies deeper, and reads the page's sources from `sources` by `_id` `$in`; its total comes from
-the calendars. A `cursor=` page reads chunk 0, the chunk its `starts` name, then its sources. So
-such a page costs the same few reads whatever the size of the site (docs/performance.md, bounded
-listed pages).""",
+the calendars. A `cursor=` page reads chunk 0, the chunk its `starts` name, then its sources. A
+page by date filtered by a span of publication dates (`publishedAt[after]`, `[archive]`...) starts
+at the chunk its `starts` name for the span's bound, and counts the months of the span's edges from
+their entries (the months between from the calendars). So such a page costs the same few reads
+whatever the size of the site (docs/performance.md, bounded listed pages).""",
     "children": f"""\
 The walker children of a listing node that has more than {CHILDREN_EMBEDDED} of them (a blog of
 thousands of articles), by position: `{{_id: <node id>, ids: [...]}}`. Its sources have

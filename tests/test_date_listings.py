@@ -87,10 +87,10 @@ def moments(site: dict) -> list[datetime]:
     return sorted({d + delta for d in dates for delta in (-second, timedelta(0), second)})
 
 
-def sample(cases: list, tier: str) -> list:
-    """Every case on the mongomock tier; every sixth on FerretDB, where each query reads its
+def sample(cases: list, tier: str, step: int = 6) -> list:
+    """Every case on the mongomock tier; every `step`-th on FerretDB, where each query reads its
     collection whole (the shapes are checked there; the cases are checked exhaustively here)."""
-    return cases if tier == "mongomock" else cases[::6]
+    return cases if tier == "mongomock" else cases[::step]
 
 
 # (listing order, descending): by date and by position in both directions, and the default order
@@ -119,7 +119,7 @@ def by_index(generation, query, visibility, page, order, descending):
 
 
 def by_listing(generation, query, visibility, page, order, descending):
-    scope = calendar.plain_scope(query, TAG_IDS)
+    scope = calendar.plain_scope(query, TAG_IDS, dated=order is listings.DATE)
     assert scope is not None
     index = ORDER_INDEXES["type" in query]["published_at"]
     return listings.page(
@@ -342,13 +342,22 @@ def test_the_http_answer_is_the_index_answer(small_chunks, monkeypatch, headers)
         assert response.json == expected.json, url
 
 
-def test_the_bench_collection_costs_the_same_reads_on_a_site_five_times_larger(make_app):
-    """The generated sites of the bench (seed/generate.py): 4 commands on pages 1 to 3 at 200 and
-    at 1,000 sources (more than two pages of news articles out at both sizes)."""
+@pytest.fixture(scope="module")
+def generated(make_app):
+    """The bench's generated sites (seed/generate.py) of 200 and 1,000 sources, by size."""
+    return {
+        size: make_app(
+            generate(sources=size, blocks=30, depth=3, menu=60, seed=1), RESPONSE_CACHE=False
+        )  # fmt: skip
+        for size in (200, 1000)
+    }
+
+
+def test_the_bench_collection_costs_the_same_reads_on_a_site_five_times_larger(generated):
+    """The generated sites of the bench: 4 commands on pages 1 to 3 at 200 and at 1,000 sources
+    (more than two pages of news articles out at both sizes)."""
     counts = {}
-    for size in (200, 1000):
-        app = make_app(generate(sources=size, blocks=30, depth=3, menu=60, seed=1),
-                       RESPONSE_CACHE=False)  # fmt: skip
+    for size, app in generated.items():
         client, store = app.test_client(), app.extensions["cms.store"]
         client.get("/api/articles")  # the site model
         counts[size] = [commands(client, store, f"{BENCH}&page={page}")[1] for page in (1, 2, 3)]
@@ -380,7 +389,7 @@ def walk(read, page_size: int, key: str | None) -> list[list[int]]:
 def cursor_walks(generation, query, visibility, page_size, order, descending):
     sort, key = index_sort(order, descending)
     index = ORDER_INDEXES["type" in query][key]
-    scope = calendar.plain_scope(query, TAG_IDS)
+    scope = calendar.plain_scope(query, TAG_IDS, dated=order is listings.DATE)
     assert scope is not None
 
     def by_index_read(after, limit):
@@ -460,12 +469,11 @@ def test_a_cursor_walk_over_http_is_the_index_walk(small_chunks, monkeypatch, he
     assert len(expected) > 2 and all("hydra:totalItems" not in b for b in expected)
 
 
-def test_a_deep_cursor_page_costs_one_read_more_than_the_first(make_app):
+def test_a_deep_cursor_page_costs_one_read_more_than_the_first(generated):
     """On a generated site of 1,000 sources the English listing across types has two chunks of
     500: the first cursor page reads chunk 0 and the page's sources; a page after the 600th member
     reads chunk 1 too; no read depends on how many members come before the cursor."""
-    app = make_app(generate(sources=1000, blocks=30, depth=3, menu=60, seed=1),
-                   RESPONSE_CACHE=False)  # fmt: skip
+    app = generated[1000]
     client, store = app.test_client(), app.extensions["cms.store"]
     url = "/api/nodes_sources?_locale=en&order[publishedAt]=desc&itemsPerPage=15"
     whole = [m["@id"] for n in range(1, 60) for m in commands(client, store, f"{url}&page={n}")[0]
@@ -480,3 +488,205 @@ def test_a_deep_cursor_page_costs_one_read_more_than_the_first(make_app):
     body, count = commands(client, store, deep)
     assert count == 4  # the pointer, chunk 0, chunk 1, the sources
     assert [m["@id"] for m in body["hydra:member"]] == whole[600:615]
+
+
+# Spans of publication dates (`publishedAt[after|before|strictly_...|archive]`): date order only.
+DATED = [(listings.DATE, True), (listings.DATE, False)]
+BOUNDS = ("$gte", "$gt", "$lte", "$lt")
+
+
+def spans(dates: list[datetime]) -> list[dict]:
+    """Conditions on published_at as app.listing.filters.Date builds them: each bound alone at
+    every moment, and ranges between moments (closed, open, half-open, empty, two bounds on one
+    side, as `[after]` with `[strictly_after]`)."""
+    found = [{bound: moment} for moment in dates for bound in BOUNDS]
+    for i, moment in enumerate(dates):
+        other = dates[(i * 7 + 3) % len(dates)]
+        low, high = sorted((moment, other))
+        found += [
+            {"$gte": low, "$lte": high},
+            {"$gt": low, "$lt": high},
+            {"$gte": low, "$lt": high},
+            {"$gt": high, "$lte": low},  # empty
+            {"$gte": low, "$gt": high, "$lte": dates[-1]},
+        ]
+    return found
+
+
+def test_a_span_is_plain_only_for_the_date_order_and_bounds_on_dates():
+    query = plain_query("Article", "en", ("node.tag_slugs", "news"), [DENY])
+    day = datetime(2024, 5, 1, tzinfo=UTC)
+    span = {**query, "published_at": {"$gte": day, "$lt": day + timedelta(days=31)}}
+    scope = calendar.plain_scope(span, TAG_IDS, dated=True)
+    assert scope == calendar.Scope(
+        "Article", ("en",), frozenset({DENY}), tag=1,
+        span=calendar.Span((day, -calendar.INF), (day + timedelta(days=31), -calendar.INF)),
+    )  # fmt: skip
+    # the tighter of two bounds on one side
+    both = {**query, "published_at": {"$gt": day, "$gte": day - timedelta(days=1)}}
+    assert calendar.plain_scope(both, TAG_IDS, dated=True).span == calendar.Span(
+        (day, calendar.INF), None
+    )
+    assert calendar.plain_scope(span, TAG_IDS) is None  # not asked for: calendars, archives
+    for condition in (day, {"$ne": day}, {"$gte": "2024-05-01"}, {"$gte": day.replace(tzinfo=None)},
+                      {}, {"$in": [day]}, {"$gte": day, "$exists": True}):  # fmt: skip
+        assert (
+            calendar.plain_scope({**query, "published_at": condition}, TAG_IDS, dated=True) is None
+        )
+    # two conditions on the date (an archive and a bound) are not plain: the index answers
+    assert calendar.plain_scope({**query, "$and": [span]}, TAG_IDS, dated=True) is None
+
+
+@pytest.mark.parametrize(
+    ("node_type", "tag"),
+    [("Article", None), (ALL_TYPES, None), ("Article", ("node.tag_slugs", "news"))],
+)
+def test_a_span_page_and_total_are_the_index_ones_at_every_bound(
+    small_chunks, tier, node_type, tag
+):
+    """Every bound at every moment around each publication date, and ranges between them; now
+    before, amid and after the dates (so that sources to come straddle the span's end); one
+    translation or two and denied realms or not rotate with the span."""
+    _, _, generation = small_chunks
+    dates = moments(listing_site())
+    nows = [dates[len(dates) // 2], datetime.now(UTC), dates[-1] + timedelta(days=1)]
+    cases = [
+        (condition, now, ("en", {"$in": ["en", "fr"]})[n % 2], ([], [DENY])[n // 2 % 2])
+        for n, condition in enumerate(spans(dates))
+        for now in nows
+    ]
+    listed = 0
+    for condition, now, locale, denied in sample(cases, tier):
+        query = {**plain_query(node_type, locale, tag, denied), "published_at": condition}
+        visibility = Visibility(now=now)
+        for order, descending in DATED:
+            for page in (Page(1, 3), Page(2, 2), Page(1, 0)):
+                expected = by_index(generation, query, visibility, page, order, descending)
+                got = by_listing(generation, query, visibility, page, order, descending)
+                assert got == expected, (condition, now, locale, denied, page, descending)
+                listed += len(expected[0])
+    assert listed > (1000 if tier == "mongomock" else 50)
+
+
+def test_a_cursor_walk_of_a_span_is_the_index_walk(small_chunks, tier):
+    _, _, generation = small_chunks
+    dates = moments(listing_site())
+    cases = [
+        (
+            condition,
+            ("en", {"$in": ["en", "fr"]})[n % 2],
+            ([], [DENY])[n // 2 % 2],
+            (1, 3)[n % 3 // 2],
+        )
+        for n, condition in enumerate(spans(dates)[::3])
+    ]
+    visibility = Visibility(now=datetime.now(UTC))
+    walked = 0
+    for condition, locale, denied, size in sample(cases, tier):
+        query = {**plain_query("Article", locale, None, denied), "published_at": condition}
+        for order, descending in DATED:
+            expected, got = cursor_walks(generation, query, visibility, size, order, descending)
+            assert got == expected, (condition, locale, denied, size, descending)
+            walked += sum(len(p) for p in expected)
+    assert walked > (300 if tier == "mongomock" else 20)
+
+
+SPAN_URLS = [
+    "/api/articles?publishedAt[archive]=2024&order[publishedAt]=desc&itemsPerPage=3&page=2",
+    "/api/articles?publishedAt[archive]=2024-05&order[publishedAt]=asc",
+    "/api/articles?publishedAt[after]=2024-04-01&publishedAt[before]=2024-09-30T12:00:00%2B02:00"
+    "&order[publishedAt]=desc&_locale=en&itemsPerPage=2&page=3",
+    "/api/articles?publishedAt[strictly_after]=2024-03-02T10:00:00Z&order[publishedAt]=asc"
+    "&node.nodesTags.tag.tagName=news&itemsPerPage=4",
+    "/api/nodes_sources?publishedAt[strictly_before]=2024-06-01&order[publishedAt]=desc&_locale=fr",
+    "/api/articles?publishedAt[after]=2030-01-01&order[publishedAt]=desc",
+    "/api/articles?publishedAt[before]=2099-12-31&order[publishedAt]=desc&itemsPerPage=0",
+    "/api/articles?publishedAt[archive]=2023&order[publishedAt]=desc&itemsPerPage=50&page=9",
+]
+
+
+@pytest.mark.parametrize("headers", [{}, PASSWORD, BEARER])
+def test_the_http_answer_of_a_span_is_the_index_answer(small_chunks, monkeypatch, headers):
+    app, _, _ = small_chunks
+    client = app.test_client()
+    with_listings = [client.get(url, headers=headers) for url in SPAN_URLS]
+    cursors = [client.get(url + "&cursor=", headers=headers) for url in SPAN_URLS[:5]]
+    monkeypatch.setattr(listings, "serves", lambda visibility, sort: None)
+    for url, response in zip(SPAN_URLS, with_listings, strict=True):
+        expected = client.get(url, headers=headers)
+        assert response.status_code == expected.status_code == 200, url
+        assert response.json == expected.json, url
+    for url, response in zip(SPAN_URLS, cursors, strict=False):
+        assert response.json == client.get(url + "&cursor=", headers=headers).json, url
+    assert sum(len(r.json["hydra:member"]) for r in with_listings) > 10
+
+
+MONTH = "/api/articles?_locale=en&order[publishedAt]=desc&itemsPerPage=15&publishedAt[archive]="
+
+
+def test_a_month_costs_the_same_reads_on_a_site_five_times_larger(generated):
+    """A blog's month page, a span from a date on and one up to a date, on the generated sites of
+    200 and 1,000 sources: the pointer, the calendars, chunk 0, the chunk of the span's start
+    when it is not chunk 0, the page's sources by `_id`; the months of the bounds are counted
+    from their entries, the months between from the calendar."""
+    counts, totals = {}, {}
+    for size, app in generated.items():
+        client, store = app.test_client(), app.extensions["cms.store"]
+        months = client.get("/api/articles/archives?_locale=en").json["hydra:member"]
+        month = sorted(m for year in months for m in year["months"])[len(months) // 2]
+        urls = [MONTH + month, f"{MONTH[:-9]}after]={month}-10", f"{MONTH[:-9]}before]={month}-10"]
+        results = [commands(client, store, url) for url in urls]
+        counts[size] = [count for _, count in results]
+        totals[size] = [body["hydra:totalItems"] for body, _ in results]
+        assert all(len(body["hydra:member"]) == min(15, total) for (body, _), total
+                   in zip(results, totals[size], strict=True))  # fmt: skip
+    assert counts == {200: [4, 4, 4], 1000: [4, 4, 4]}
+    assert totals[1000][0] > totals[200][0] > 0 and totals[1000][1] > totals[200][1]
+
+
+def test_a_span_page_is_the_index_page_on_a_site_with_many_sources_a_month(generated, tier):
+    """The generated site of 200 sources has several articles a month (the demo site one or two
+    on a date): bounds inside a month, where a calendar group straddles the bound and the month
+    is counted from its entries, at every source's date (± 1 s)."""
+    app = generated[200]
+    with app.app_context():
+        store = get_store()
+        generation = store.generation(store.live()["version"])
+    dates = sorted({s["published_at"] for s in generation.sources_page(
+        {"locale": "en", "type": "Article"}, Visibility(now=datetime.now(UTC)),
+        sort=[("_id", 1)], skip=0, limit=1000, index=ORDER_INDEXES[True][None])[0]})  # fmt: skip
+    second = timedelta(seconds=1)
+    bounds = sorted({d + delta for d in dates for delta in (-second, timedelta(0), second)})
+    cases = [
+        (condition, ("en", {"$in": ["en", "fr"]})[n % 2], tag)
+        for n, condition in enumerate({op: b} for b in bounds for op in BOUNDS)
+        for tag in (None, ("node.tag_slugs", "news"))
+    ]
+    visibility = Visibility(now=datetime.now(UTC))
+    for condition, locale, tag in sample(cases, tier, step=40):
+        query = {**plain_query("Article", locale, tag, []), "published_at": condition}
+        for order, descending in DATED:
+            page = Page(2, 5)
+            expected = by_index(generation, query, visibility, page, order, descending)
+            got = by_listing(generation, query, visibility, page, order, descending)
+            assert got == expected, (condition, locale, tag, descending)
+
+
+def test_a_span_reads_the_chunks_of_its_edges_not_those_between(make_app, monkeypatch):
+    """Listings of 10 entries per chunk on the generated site of 200 sources (9 chunks of English
+    articles, several articles a month): an old month, and everything since a day inside it,
+    read the chunks where the span's edges, now and the page lie, never those between them."""
+    monkeypatch.setattr(materialised, "LISTING_CHUNK", 10)
+    app = make_app(generate(sources=200, blocks=30, depth=3, menu=60, seed=1),
+                   RESPONSE_CACHE=False)  # fmt: skip
+    client, store = app.test_client(), app.extensions["cms.store"]
+    months = client.get("/api/articles/archives?_locale=en").json["hydra:member"]
+    old = sorted(m for year in months for m in year["months"])[2]
+    whole = client.get("/api/articles?_locale=en&itemsPerPage=1").json["hydra:totalItems"]
+    assert whole > 80
+    body, count = commands(client, store, MONTH + old)
+    # pointer, calendar, chunk 0, the month's chunks (its last ones read backwards), sources
+    assert count <= 6 and 0 < body["hydra:totalItems"] < 10, count
+    body, count = commands(client, store, f"{MONTH[:-9]}after]={old}-15")
+    # pointer, calendar, chunk 0, the old month's chunks (counted from its entries), sources
+    assert count <= 6 and whole * 3 // 4 < body["hydra:totalItems"] < whole, count

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from app.publication import Visibility
@@ -22,19 +23,42 @@ from app.store import Generation
 TAG_SLUGS = "node.tag_slugs"
 TAG_IDS = "node.tag_ids"
 PLAIN_KEYS = frozenset({"locale", "type", "node.realm_ids", TAG_SLUGS, TAG_IDS})
+# The stored path of the publication date filters (`publishedAt[...]`).
+PUBLISHED_AT = "published_at"
+
+INF = float("inf")
+# A date bound as a mark on the date listing's keys (published_at, _id): `lower < key < upper`.
+# `$gte d` keeps (d, any id), so its mark is (d, -inf); `$gt d` drops them: (d, inf).
+_MARKS = {"$gte": ("lower", -INF), "$gt": ("lower", INF), "$lte": ("upper", INF),
+          "$lt": ("upper", -INF)}  # fmt: skip
+Mark = tuple[datetime, float]
+
+
+@dataclass(frozen=True)
+class Span:
+    """A range of publication dates (`publishedAt[after|before|strictly_...|archive]`), as
+    exclusive bounds on the keys (published_at, _id) of the date listing: a source is in it when
+    `lower < (published_at, _id) < upper` (None: unbounded). Entries in a span are contiguous in
+    the date listing, so a page of them starts at the chunk of a bound (app/listing/listings.py).
+    """
+
+    lower: Mark | None
+    upper: Mark | None
 
 
 @dataclass(frozen=True)
 class Scope:
     """What a plain request lists: a type (or ALL_TYPES), translations, realms denied to it, and
     a tag (None: any). `void`: a tag slug that no tag has (slugs are unique and sources carry
-    their tags' slugs: nothing matches)."""
+    their tags' slugs: nothing matches). `span`: a range of publication dates, which only the
+    date listing answers (a calendar counts whole months: `total` and `months` take no span)."""
 
     node_type: str
     locales: tuple[str, ...]
     denied: frozenset[int]
     tag: int | None = None
     void: bool = False
+    span: Span | None = None
 
     def allows(self, group: dict[str, Any]) -> bool:
         return not self.denied.intersection(group["realm_ids"])
@@ -51,9 +75,32 @@ def _locales(condition: Any) -> tuple[str, ...] | None:
     return None
 
 
-def plain_scope(query: dict[str, Any], tag_ids: Mapping[str, int]) -> Scope | None:
+def _span(condition: Any) -> Span | None:
+    """The span of a condition on the publication date made only of bounds ($gt, $gte, $lt,
+    $lte on dates, as app.listing.filters.Date builds them); None for any other."""
+    if not isinstance(condition, dict) or not condition or not set(condition) <= set(_MARKS):
+        return None
+    bounds: dict[str, list[Mark]] = {"lower": [], "upper": []}
+    for operator, moment in condition.items():
+        if type(moment) is not datetime or moment.tzinfo is None:
+            return None
+        side, edge = _MARKS[operator]
+        bounds[side].append((moment, edge))
+    lower, upper = bounds["lower"], bounds["upper"]
+    return Span(max(lower) if lower else None, min(upper) if upper else None)
+
+
+def plain_scope(
+    query: dict[str, Any], tag_ids: Mapping[str, int], *, dated: bool = False
+) -> Scope | None:
     """The scope of a plain request's filter (`tag_ids`: the site's tag ids by slug); None when
-    it filters on anything else."""
+    it filters on anything else. With `dated`, a range of publication dates is plain too (the
+    scope's `span`)."""
+    if dated and PUBLISHED_AT in query:
+        span = _span(query[PUBLISHED_AT])
+        rest = {key: value for key, value in query.items() if key != PUBLISHED_AT}
+        scope = plain_scope(rest, tag_ids) if span is not None else None
+        return replace(scope, span=span) if scope is not None else None
     tags = [key for key in (TAG_IDS, TAG_SLUGS) if key in query]
     if not set(query) <= PLAIN_KEYS or len(tags) > 1:
         return None

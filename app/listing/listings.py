@@ -7,7 +7,9 @@ A page by number of a plain request (app/listing/calendar.py) ordered by `publis
 total), the first chunk of each translation's listing in one read, further chunks only when the
 page lies deeper, then its sources by `_id`: about three reads whatever the size of the site.
 Entries are kept when published_at <= now and none of their realms is denied; translations are
-merged in the listing's order (published_at, position or nothing, then `_id`).
+merged in the listing's order (published_at, position or nothing, then `_id`). By date, a span of
+publication dates (calendar.Span) starts at the chunk of its bound and is counted from the
+calendar but for the months of its edges, which are counted from their entries.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.listing import calendar
-from app.listing.calendar import Scope
+from app.listing.calendar import INF, Scope
 from app.listing.params import Page
 from app.publication import Visibility
 from app.query_plan import LISTING_ORDERS, listing_id
@@ -81,13 +83,14 @@ def page(
     """One page of a plain scope in `order` and its total: the calendar's count minus the
     sources still to come. When the calendar shows some, the first chunks of the date listing
     count them (in another order they are read with its own first chunks, in one read), or,
-    when those do not hold them all, `count_scheduled` (the indexed count)."""
+    when those do not hold them all, `count_scheduled` (the indexed count). A scope with a span
+    of dates (date order only) is counted by `_span_total`."""
     if scope.void:
         return [], 0
     found = calendar.read(generation, scope, visibility)
     heads = _heads(scope, order)
     dated = list(_heads(scope, DATE).values())
-    to_come = calendar.to_come(found, scope, visibility)
+    to_come = scope.span is None and calendar.to_come(found, scope, visibility)
     wanted = [*heads.values(), *(dated if to_come and order is not DATE else [])]
     chunks = generation.listing_chunks(wanted)
 
@@ -95,13 +98,14 @@ def page(
         counted = _scheduled([chunks.get(head) for head in dated], scope, visibility)
         return count_scheduled() if counted is None else counted
 
-    total = calendar.total(found, scope, visibility, scheduled)
-    if page_.skip >= total:
+    if scope.span is not None:
+        total = _span_total(generation, found, scope, visibility, chunks)
+    else:
+        total = calendar.total(found, scope, visibility, scheduled)
+    if page_.skip >= total or page_.size == 0:
         return [], total
-    orders = {
-        locale: _numbers(chunks.get(head), order, descending) for locale, head in heads.items()
-    }
-    kept = _kept(generation, scope, visibility, chunks, orders, order, descending)
+    start, stop = _window(scope, visibility, order, descending)
+    kept = _kept(generation, scope, visibility, chunks, order, descending, start, stop)
     ids = [e[1] for e in itertools.islice(kept, page_.skip, page_.skip + page_.size)]
     return generation.listed_in_order(ids, visibility), total
 
@@ -123,15 +127,78 @@ def cursor_page(
     costs the same reads however deep it lies."""
     if scope.void:
         return []
-    heads = _heads(scope, order)
-    chunks = generation.listing_chunks(list(heads.values()))
-    orders = {
-        locale: _numbers(chunks.get(head), order, descending, after)
-        for locale, head in heads.items()
-    }
-    kept = _kept(generation, scope, visibility, chunks, orders, order, descending, after)
+    chunks = generation.listing_chunks(list(_heads(scope, order).values()))
+    start, stop = _window(scope, visibility, order, descending, after)
+    kept = _kept(generation, scope, visibility, chunks, order, descending, start, stop)
     ids = [e[1] for e in itertools.islice(kept, limit)]
     return generation.listed_in_order(ids, visibility)
+
+
+Bound = Any  # a mark in an order's key space (Order.key), exclusive
+
+
+def _window(
+    scope: Scope,
+    visibility: Visibility,
+    order: Order,
+    descending: bool,
+    after: tuple[Any, int] | None = None,
+) -> tuple[Bound | None, Bound | None]:
+    """Where a request's entries start and stop in reading order, both excluded (None: the end
+    of the listing): its span of dates, now (in the date order the rest is to come) and the
+    cursor's `after`."""
+    lower, upper = (scope.span.lower, scope.span.upper) if scope.span else (None, None)
+    if order is DATE:
+        upper = _least(upper, (visibility.now, INF))
+    if after is not None:
+        mark = order.mark(after)
+        if descending:
+            upper = _least(upper, mark)
+        else:
+            lower = mark if lower is None else max(lower, mark)
+    return (upper, lower) if descending else (lower, upper)
+
+
+def _least(bound: Bound | None, other: Bound) -> Bound:
+    return other if bound is None else min(bound, other)
+
+
+def _span_total(
+    generation: Generation,
+    found: dict[str, Any],
+    scope: Scope,
+    visibility: Visibility,
+    chunks: dict[str, dict[str, Any]],
+) -> int:
+    """The sources of a span of dates the request may see. A month whose calendar groups (its
+    sources of one realm set, with their first and last date) lie wholly inside or outside the
+    span is counted from the calendar; a month where a group straddles a bound of the span or
+    now (at most the months of the two bounds and of now) is counted from its entries in the
+    date listing, where they are contiguous: the reads follow the span's edges, not the site."""
+    lower, upper = _window(scope, visibility, DATE, descending=False)
+    counted = 0
+    for month in found["months"]:
+        allowed = [g for g in month["groups"] if scope.allows(g)]
+        sides = [_side(g, lower, upper) for g in allowed]
+        if 0 not in sides:
+            counted += sum(g["count"] for g, side in zip(allowed, sides, strict=True) if side > 0)
+            continue
+        # newest first from the month's last date (or the span's end) to its first (or start)
+        least = (min(g["first"] for g in month["groups"]), -INF)
+        most = (max(g["last"] for g in month["groups"]), INF)
+        start = _least(upper, most)
+        stop = least if lower is None else max(lower, least)
+        counted += sum(1 for _ in _kept(generation, scope, visibility, chunks, DATE, True,
+                                        start, stop))  # fmt: skip
+    return counted
+
+
+def _side(group: dict[str, Any], lower: Bound | None, upper: Bound | None) -> int:
+    """1 when a calendar group lies wholly inside the bounds, -1 wholly outside, 0 across."""
+    least, most = (group["first"], -INF), (group["last"], INF)
+    if (lower is not None and most <= lower) or (upper is not None and least >= upper):
+        return -1
+    return 1 if (lower is None or least >= lower) and (upper is None or most <= upper) else 0
 
 
 def _kept(
@@ -139,35 +206,46 @@ def _kept(
     scope: Scope,
     visibility: Visibility,
     chunks: dict[str, dict[str, Any]],
-    orders: dict[str, list[int]],
     order: Order,
     descending: bool,
-    after: tuple[Any, int] | None = None,
+    start: Bound | None = None,
+    stop: Bound | None = None,
 ) -> Iterator[Entry]:
-    """The entries a request may list, translations merged in reading order from the chunk
-    numbers of `orders`, past `after` when given. The first chunk to read of each translation
-    is read with the others' in one read (reading backwards: the last chunks)."""
-    keys = {locale: _key(scope, locale) for locale in orders}
+    """The entries a request may list, translations merged in reading order, strictly between
+    `start` and `stop` (`_window`). `chunks` holds each translation's chunk 0 (its `starts` name
+    the chunk where `start` lies); the first chunk to read of each translation is read with the
+    others' in one read (reading backwards: the last chunks)."""
+    keys = {locale: _key(scope, locale) for locale in scope.locales}
+    orders = {
+        locale: _numbers(
+            chunks.get(listing_id(*key, 0, order.name)), order, descending, start, stop
+        )
+        for locale, key in keys.items()
+    }
     first = [
         listing_id(*keys[locale], numbers[0], order.name)
         for locale, numbers in orders.items()
         if numbers
     ]
-    chunks.update(generation.listing_chunks([key for key in first if key not in chunks]))
+    missing = [key for key in first if key not in chunks]
+    if missing:
+        chunks.update(generation.listing_chunks(missing))
     forward = order.forward(descending)
     streams = [
         _entries(generation, chunks, keys[locale], numbers, order.name, forward)
         for locale, numbers in orders.items()
     ]
     merged: Iterator[Entry] = heapq.merge(*streams, key=order.key, reverse=descending)
-    if after is not None:
-        mark = order.mark(after)
-        if descending:
-            merged = itertools.dropwhile(lambda e: order.key(e) >= mark, merged)
-        else:
-            merged = itertools.dropwhile(lambda e: order.key(e) <= mark, merged)
-    if order is DATE and not descending:  # the rest is to come
-        merged = itertools.takewhile(lambda e: e[0] <= visibility.now, merged)
+    if descending:
+        if start is not None:
+            merged = itertools.dropwhile(lambda e: order.key(e) >= start, merged)
+        if stop is not None:
+            merged = itertools.takewhile(lambda e: order.key(e) > stop, merged)
+    else:
+        if start is not None:
+            merged = itertools.dropwhile(lambda e: order.key(e) <= start, merged)
+        if stop is not None:
+            merged = itertools.takewhile(lambda e: order.key(e) < stop, merged)
     return (e for e in merged if e[0] <= visibility.now and not scope.denied.intersection(e[2]))
 
 
@@ -184,15 +262,16 @@ def _numbers(
     head: dict[str, Any] | None,
     order: Order,
     descending: bool,
-    after: tuple[Any, int] | None = None,
+    start: Bound | None = None,
+    stop: Bound | None = None,
 ) -> list[int]:
     """Chunk numbers of a listing in reading order (none: the scope has no source), from the
-    chunk that holds the first entry after `after` (`starts`: each chunk's first entry)."""
+    chunk that holds the first entry past `start` (`starts`: each chunk's first entry) and, read
+    forward, to the last chunk that starts before `stop` (the next one holds none to keep)."""
     count = head["chunks"] if head is not None else 0
     forward = order.forward(descending)
-    if head is None or after is None:
+    if head is None or (start is None and (stop is None or not forward)):
         return list(range(count)) if forward else list(range(count - 1, -1, -1))
-    mark = order.mark(after)
     firsts = head["starts"]
     positions = firsts.get("positions") or [None] * len(firsts["ids"])
     starts = [
@@ -201,13 +280,14 @@ def _numbers(
                                                 strict=True)
     ]  # fmt: skip
 
-    def before(start: Any) -> bool:  # strictly before the mark in the stored order
-        return start > mark if order.stored_descending else start < mark
+    def before(first: Any, mark: Bound) -> bool:  # strictly before `mark` in the stored order
+        return first > mark if order.stored_descending else first < mark
 
-    if forward:  # the last chunk starting at or before the mark
-        at = [n for n, start in enumerate(starts) if before(start) or start == mark]
-        return list(range(at[-1] if at else 0, count))
-    earlier = [n for n, start in enumerate(starts) if before(start)]
+    if forward:  # from the last chunk starting at or before `start`
+        at = [n for n, first in enumerate(starts) if start is not None and not before(start, first)]
+        ends = [n for n, first in enumerate(starts) if stop is not None and not before(first, stop)]
+        return list(range(at[-1] if at else 0, ends[0] if ends else count))
+    earlier = [n for n, first in enumerate(starts) if before(first, start)]
     return list(range(earlier[-1], -1, -1)) if earlier else []
 
 

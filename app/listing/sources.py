@@ -204,10 +204,11 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
     fields = requested(params)
     generation = context.site.generation
     next_token = None
-    scope = plain_scope(query, context.site.tag_ids)
     # a plain scope by date, by position or in the default order outside preview: its
-    # materialised listings serve the page (app/listing/listings.py)
+    # materialised listings serve the page (app/listing/listings.py); by date, a range of
+    # publication dates too (contiguous in the date listing)
     order = listings.serves(context.visibility, sort)
+    scope = plain_scope(query, context.site.tag_ids, dated=order is listings.DATE)
     listed = scope if order is not None else None
     descending = sort[0][1] < 0
     if token is not None:
@@ -229,7 +230,7 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
                 next_token = keyset.encode(sort[0][0], found[-1])
         view = hydra.cursor_view(route_.path, args, token, next_token)
     else:
-        if listed is not None and page.size > 0:
+        if listed is not None and (page.size > 0 or listed.span is not None):
             found, total = listings.page(
                 generation, listed, context.visibility, page, order=order,
                 descending=descending, count_scheduled=_scheduled_count(context, query),
