@@ -209,11 +209,13 @@ Materialised calendars (app/fixture/calendars.py): for each node type and transl
 translation across types (`*`), and for each node type, translation and tag that a source of that
 type and translation carries, and each visibility class (`public`: published; `preview`: every
 status preview shows), the months that have dated sources, newest first, with per realm set
-(`realm_ids`) the number of sources (`count`) and their earliest and latest `published_at` (`first`,
-`last`), and the undated sources per realm set (`undated`). `_id` is `<type>|<locale>|<class>`, and
+(`realm_ids`) and node visibility (`visible`) the number of sources (`count`) and their earliest and
+latest `published_at` (`first`, `last`), and the undated sources per realm set and visibility
+(`undated`). `_id` is `<type>|<locale>|<class>`, and
 `<type>|<locale>|<class>|tag=<tag id>` for a tag. Archives and the `hydra:totalItems` of *plain*
-collections (no filter but the translation, one type and at most one tag by equality:
-`/api/articles/archives`, `/api/articles?node.nodesTags.tag.tagName=news`) read the calendars of
+collections (no filter but the translation, one type, the nodes' visibility and at most one tag by
+equality: `/api/articles/archives`, `/api/articles?node.nodesTags.tag.tagName=news&node.visible=1`)
+read the calendars of
 their translations in one read by `_id` instead of every matching source: a month is listed when an
 allowed realm set has `first <= now`, and the total is the allowed counts minus the sources still to
 come, which the first listing chunks (below) or one indexed count give only when an allowed `last`
@@ -227,7 +229,8 @@ tag), and for each translation across types (`*`, no tag), the published sources
 `position` index order). Each is cut in chunks of {LISTING_CHUNK} entries held as parallel arrays,
 `ids`, `published_at` and, by position, `positions`, with the realms of the entries that have some
 (`realms`: `{{at: <position in the chunk>, ids: [...]}}`, documents, as FerretDB stores no arrays of
-arrays). `_id` is `<type>|<locale>|<tag id or ->|<chunk number>` in date order and
+arrays) and the positions of the entries whose node is not visible (`hidden`: `node.visible`).
+`_id` is `<type>|<locale>|<tag id or ->|<chunk number>` in date order and
 `<type>|<locale>|<tag id or ->|<order>|<chunk number>` in the `id` and `position` orders; chunk 0
 also holds the number of chunks (`chunks`) and the first entry of every chunk (`starts`:
 `published_at`, `ids` and, by position, `positions`, where a keyset cursor page begins), and exists
@@ -237,8 +240,9 @@ ordered by `publishedAt` or `node.position` alone or in the default order, outsi
 `/api/articles?page=3`), reads chunk 0 of each of its translations in one read by `_id` (in the
 other orders, with the date chunks 0 when its calendars show sources still to come: they count them;
 an ascending date order then reads the last chunks), keeps the entries out by now whose realms the
-request may see, merges translations in order, skips to the page, reads further chunks only when the
-page lies deeper, and reads the page's sources from `sources` by `_id` `$in`; its total comes from
+request may see (and whose visibility it asks for), merges translations in order, skips to the
+page, reads further chunks only when the page lies deeper, and reads the page's sources from
+`sources` by `_id` `$in`; its total comes from
 the calendars. A `cursor=` page reads chunk 0, the chunk its `starts` name, then its sources. A
 page by date filtered by a span of publication dates (`publishedAt[after]`, `[archive]`...) starts
 at the chunk its `starts` name for the span's bound, and counts the months of the span's edges from

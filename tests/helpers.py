@@ -72,15 +72,24 @@ def iris(value: Any, found: set[str]) -> set[str]:
     return found
 
 
-def plain_query(node_type: str, locale: Any, tag: tuple[str, Any] | None, denied: list[int]):
+def plain_query(
+    node_type: str,
+    locale: Any,
+    tag: tuple[str, Any] | None,
+    denied: list[int],
+    visible: bool | None = None,
+):
     """The filter app/listing/sources.build_query gives a plain collection request: its
-    translations, its type (none for ALL_TYPES), at most one tag (stored path, value) and
-    the realms denied to it (calendars and listings answer it)."""
+    translations, its type (none for ALL_TYPES), at most one tag (stored path, value), the
+    nodes' visibility (`node.visible`, None: either) and the realms denied to it (calendars and
+    listings answer it)."""
     query: dict[str, Any] = {"locale": locale}
     if node_type != ALL_TYPES:
         query["type"] = node_type
     if tag is not None:
         query[tag[0]] = tag[1]
+    if visible is not None:
+        query["node.visible"] = visible
     if denied:
         query["node.realm_ids"] = {"$nin": denied}
     return query

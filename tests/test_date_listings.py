@@ -153,11 +153,13 @@ def test_a_listing_page_is_the_index_page_at_every_moment(small_chunks, tier, no
     _, _, generation = small_chunks
     pages = [Page(1, 3), Page(3, 2)]
     listed = 0
-    for now in sample(moments(listing_site()), tier):
+    for number, now in enumerate(sample(moments(listing_site()), tier)):
         visibility = Visibility(now=now)
         for locale in ("en", {"$in": ["en", "fr"]}):
             for denied in ([], [DENY]):
-                query = plain_query(node_type, locale, tag, denied)
+                # the nodes' visibility (node.visible) rotates: either, visible, invisible
+                visible = (None, True, False)[number % 3]
+                query = plain_query(node_type, locale, tag, denied, visible)
                 listed += check(generation, query, visibility, pages)
     assert listed > (100 if tier == "mongomock" else 10)
 
@@ -172,8 +174,8 @@ def test_every_tag_page_size_and_page_number(small_chunks, tier, locale, tag):
     _, _, generation = small_chunks
     pages = sample([Page(n, s) for s in (1, 2, 5, 15, 50) for n in (1, 2, 3, 7, 40)], tier)
     visibility = Visibility(now=datetime.now(UTC))
-    for denied in sample([[DENY], [], [DENY, 2]], tier):
-        check(generation, plain_query("Article", locale, tag, denied), visibility, pages)
+    for denied, visible in sample([([DENY], None), ([], True), ([DENY, 2], False)], tier):
+        check(generation, plain_query("Article", locale, tag, denied, visible), visibility, pages)
 
 
 def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
@@ -201,7 +203,10 @@ def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
     head = chunks[listing_id("Article", "en", 1, 0)]
     assert head["chunks"] == 6
     assert head["published_at"][0] == datetime(2099, 1, 1, tzinfo=UTC)
-    assert set(head) == {"_id", "chunks", "ids", "published_at", "realms", "starts"}
+    assert set(head) == {"_id", "chunks", "ids", "published_at", "realms", "hidden", "starts"}
+    # the invisible node's entry (3001, 2nd of chunk 0): `node.visible=false` lists it
+    assert head["ids"] == [2801, 3001] and head["hidden"] == [1]
+    assert not any(chunks[listing_id("Article", "en", 1, n)]["hidden"] for n in range(1, 6))
     # the first entry of each chunk: where a cursor page begins
     assert head["starts"]["ids"] == [2801, 2601, 2201, 97000, 6601, 6301]
     assert head["starts"]["published_at"][0] == datetime(2099, 1, 1, tzinfo=UTC)
@@ -216,12 +221,12 @@ def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
     # a scope whose sources are all drafts or undated still has its (empty) chunk 0
     assert chunks[listing_id("Article", "en", 7, 0)] == {
         "_id": listing_id("Article", "en", 7, 0), "chunks": 1, "ids": [],
-        "published_at": [], "realms": [], "starts": {"published_at": [], "ids": []},
+        "published_at": [], "realms": [], "hidden": [], "starts": {"published_at": [], "ids": []},
     }  # fmt: skip
     # by position (then `_id`): the same entries, each chunk with its entries' positions
     by_position = chunks[listing_id("Article", "en", 1, 0, "position")]
     assert set(by_position) == {"_id", "chunks", "ids", "published_at", "positions", "realms",
-                                "starts"}  # fmt: skip
+                                "hidden", "starts"}  # fmt: skip
     parts = [
         chunks[listing_id("Article", "en", 1, n, "position")] for n in range(by_position["chunks"])
     ]
@@ -327,6 +332,10 @@ URLS = [
     "/api/articles?order[node.position]=asc&itemsPerPage=4&page=3",
     "/api/articles?order[node.position]=desc&_locale=en&node.nodesTags.tag.tagName=news",
     "/api/nodes_sources?order[node.position]=asc&_locale=fr&itemsPerPage=50",
+    "/api/articles?node.visible=false&order[publishedAt]=desc",
+    "/api/articles?node.visible=true&node.nodesTags.tag.tagName=news&itemsPerPage=3&page=2",
+    "/api/nodes_sources?node.visible=1&order[node.position]=desc&_locale=en&itemsPerPage=7",
+    "/api/articles?node.visible=0&publishedAt[archive]=2024&order[publishedAt]=asc",
 ]
 
 
@@ -425,10 +434,11 @@ def test_a_cursor_walk_of_a_listing_is_the_index_walk_at_every_moment(
         locale = ("en", {"$in": ["en", "fr"]})[number % 2]
         denied = ([], [DENY])[number // 2 % 2]
         size = (1, 3)[number // 4 % 2]
-        cases += [(now, locale, denied, size, *order) for order in ORDERS]
+        visible = (None, True, False)[number % 3]
+        cases += [(now, locale, denied, size, visible, *order) for order in ORDERS]
     walked = 0
-    for now, locale, denied, size, order, descending in sample(cases, tier):
-        query = plain_query(node_type, locale, tag, denied)
+    for now, locale, denied, size, visible, order, descending in sample(cases, tier):
+        query = plain_query(node_type, locale, tag, denied, visible)
         visibility = Visibility(now=now)
         expected, got = cursor_walks(generation, query, visibility, size, order, descending)
         assert got == expected, (query, now, order, descending, size)
@@ -551,13 +561,14 @@ def test_a_span_page_and_total_are_the_index_ones_at_every_bound(
     dates = moments(listing_site())
     nows = [dates[len(dates) // 2], datetime.now(UTC), dates[-1] + timedelta(days=1)]
     cases = [
-        (condition, now, ("en", {"$in": ["en", "fr"]})[n % 2], ([], [DENY])[n // 2 % 2])
+        (condition, now, ("en", {"$in": ["en", "fr"]})[n % 2], ([], [DENY])[n // 2 % 2],
+         (None, True, False)[n % 3])
         for n, condition in enumerate(spans(dates))
         for now in nows
-    ]
+    ]  # fmt: skip
     listed = 0
-    for condition, now, locale, denied in sample(cases, tier):
-        query = {**plain_query(node_type, locale, tag, denied), "published_at": condition}
+    for condition, now, locale, denied, visible in sample(cases, tier):
+        query = {**plain_query(node_type, locale, tag, denied, visible), "published_at": condition}
         visibility = Visibility(now=now)
         for order, descending in DATED:
             for page in (Page(1, 3), Page(2, 2), Page(1, 0)):

@@ -2,10 +2,10 @@
 (app/fixture/calendars.py) instead of reading every matching source.
 
 A request is *plain* when its filter names only its translations, at most one node type, the
-realms it may not see (what build_query adds without any filter parameter) and, with a type, at
-most one tag by equality (`node.nodesTags.tag=<id>` or `node.nodesTags.tag.tagName=<slug>`). Any
-other filter is answered by the indexed queries, whose cost follows the number of matches
-(docs/performance.md).
+realms it may not see (what build_query adds without any filter parameter), the nodes'
+visibility (`node.visible`) and, with a type, at most one tag by equality
+(`node.nodesTags.tag=<id>` or `node.nodesTags.tag.tagName=<slug>`). Any other filter is
+answered by the indexed queries, whose cost follows the number of matches (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from app.store import Generation
 # The stored paths of the tag filters (app/listing/sources.py compiles them).
 TAG_SLUGS = "node.tag_slugs"
 TAG_IDS = "node.tag_ids"
-PLAIN_KEYS = frozenset({"locale", "type", "node.realm_ids", TAG_SLUGS, TAG_IDS})
+VISIBLE = "node.visible"
+PLAIN_KEYS = frozenset({"locale", "type", "node.realm_ids", VISIBLE, TAG_SLUGS, TAG_IDS})
 # The stored path of the publication date filters (`publishedAt[...]`).
 PUBLISHED_AT = "published_at"
 
@@ -48,10 +49,11 @@ class Span:
 
 @dataclass(frozen=True)
 class Scope:
-    """What a plain request lists: a type (or ALL_TYPES), translations, realms denied to it, and
-    a tag (None: any). `void`: a tag slug that no tag has (slugs are unique and sources carry
-    their tags' slugs: nothing matches). `span`: a range of publication dates, which only the
-    date listing answers (a calendar counts whole months: `total` and `months` take no span)."""
+    """What a plain request lists: a type (or ALL_TYPES), translations, realms denied to it, a
+    tag (None: any) and the nodes' visibility (None: either). `void`: a tag slug that no tag has
+    (slugs are unique and sources carry their tags' slugs: nothing matches). `span`: a range of
+    publication dates, which only the date listing answers (a calendar counts whole months:
+    `total` and `months` take no span)."""
 
     node_type: str
     locales: tuple[str, ...]
@@ -59,9 +61,15 @@ class Scope:
     tag: int | None = None
     void: bool = False
     span: Span | None = None
+    visible: bool | None = None
+
+    def admits(self, realm_ids: list[int], visible: bool) -> bool:
+        """Whether the request lists sources in these realms whose node has this visibility."""
+        return not self.denied.intersection(realm_ids) and self.visible in (None, visible)
 
     def allows(self, group: dict[str, Any]) -> bool:
-        return not self.denied.intersection(group["realm_ids"])
+        """Whether the request lists a calendar group's sources."""
+        return self.admits(group["realm_ids"], group["visible"])
 
 
 def _locales(condition: Any) -> tuple[str, ...] | None:
@@ -106,9 +114,12 @@ def plain_scope(
         return None
     locales, node_type = _locales(query["locale"]), query.get("type", ALL_TYPES)
     realms = query.get("node.realm_ids", {"$nin": []})
+    visible = query.get(VISIBLE)
     if locales is None or not isinstance(node_type, str) or set(realms) != {"$nin"}:
         return None
-    scope = Scope(node_type, locales, frozenset(realms["$nin"]))
+    if visible is not None and type(visible) is not bool:
+        return None
+    scope = Scope(node_type, locales, frozenset(realms["$nin"]), visible=visible)
     if not tags:
         return scope
     value = query[tags[0]]

@@ -27,8 +27,9 @@ from app.publication import Visibility
 from app.query_plan import LISTING_ORDERS, listing_id
 from app.store import Generation
 
-# (published_at, source id, realm ids, node position: in the position order only, else None)
-Entry = tuple[Any, int, list[int], int | None]
+# (published_at, source id, realm ids, node position: in the position order only, else None,
+# node visible)
+Entry = tuple[Any, int, list[int], int | None, bool]
 
 
 @dataclass(frozen=True)
@@ -246,7 +247,7 @@ def _kept(
             merged = itertools.dropwhile(lambda e: order.key(e) <= start, merged)
         if stop is not None:
             merged = itertools.takewhile(lambda e: order.key(e) < stop, merged)
-    return (e for e in merged if e[0] <= visibility.now and not scope.denied.intersection(e[2]))
+    return (e for e in merged if e[0] <= visibility.now and scope.admits(e[2], e[4]))
 
 
 def _key(scope: Scope, locale: str) -> tuple[str, str, int | None]:
@@ -275,7 +276,7 @@ def _numbers(
     firsts = head["starts"]
     positions = firsts.get("positions") or [None] * len(firsts["ids"])
     starts = [
-        order.key((moment, source_id, [], position))
+        order.key((moment, source_id, [], position, True))
         for moment, source_id, position in zip(firsts["published_at"], firsts["ids"], positions,
                                                 strict=True)
     ]  # fmt: skip
@@ -307,8 +308,9 @@ def _entries(
             return
         positions = chunk.get("positions") or [None] * len(chunk["ids"])
         entries = list(
-            zip(chunk["published_at"], chunk["ids"], _realms(chunk), positions, strict=True)
-        )
+            zip(chunk["published_at"], chunk["ids"], _realms(chunk), positions, _visible(chunk),
+                strict=True)
+        )  # fmt: skip
         yield from (entries if forward else reversed(entries))
 
 
@@ -327,8 +329,8 @@ def _scheduled(
             return None
         count += sum(
             1
-            for moment, realms in zip(dates, _realms(head), strict=True)
-            if moment > visibility.now and not scope.denied.intersection(realms)
+            for moment, realms, visible in zip(dates, _realms(head), _visible(head), strict=True)
+            if moment > visibility.now and scope.admits(realms, visible)
         )
     return count
 
@@ -339,3 +341,11 @@ def _realms(chunk: dict[str, Any]) -> list[list[int]]:
     for entry in chunk["realms"]:
         realms[entry["at"]] = entry["ids"]
     return realms
+
+
+def _visible(chunk: dict[str, Any]) -> list[bool]:
+    """Whether each entry's node is visible (the hidden ones are stored)."""
+    visible = [True] * len(chunk["ids"])
+    for at in chunk["hidden"]:
+        visible[at] = False
+    return visible
