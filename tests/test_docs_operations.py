@@ -41,12 +41,13 @@ def test_every_make_target_named_exists(doc):
 def test_the_flask_commands_of_the_operations_doc_exist(app):
     text = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
     commands = set(re.findall(r"flask --app app:create_app ([a-z]+(?: [a-z]+)?)", text))
-    assert commands == {"site status", "site rollback"}
+    assert commands == {"site status", "site rollback", "seed"}
     runner = app.test_cli_runner()
     for command in commands:
         result = runner.invoke(args=[*command.split(), "--help"])
         assert result.exit_code == 0, (command, result.output)
     assert "--json" in runner.invoke(args=["site", "status", "--help"]).output
+    assert "--force" in runner.invoke(args=["seed", "--help"]).output
 
 
 def test_the_settings_of_the_operations_doc_exist():
