@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs FerretDB 1.24.2 (the real MongoDB-protocol server of the test tier) into $(go env GOPATH)/bin.
-# `go install ...@v1.24.2` is tried first; when the module proxy refuses its version-list lookup
-# (403 on @v/list, seen here), the module is downloaded, copied and built with its version file.
+# `go install ...@v1.24.2` is tried first. The module as the proxy serves it has no
+# build/version/version.txt, so that binary can panic at start ("Invalid build/version/version.txt
+# file content", seen here on 2026-11-24); when it does not start, or when the proxy refuses the
+# version-list lookup (403 on @v/list, seen before), the module is downloaded, copied and built
+# with its version file, over the broken binary.
 set -euo pipefail
 VERSION=v1.24.2
 export GOTOOLCHAIN="${GOTOOLCHAIN:-go1.24.3}"
@@ -13,12 +16,13 @@ if [ -x "$BIN" ] && "$BIN" --version 2>/dev/null | grep -q "${VERSION}"; then
 fi
 
 echo "installing ferretdb ${VERSION} (first build takes a few minutes)..."
-if go install "github.com/FerretDB/FerretDB/cmd/ferretdb@${VERSION}"; then
+if go install "github.com/FerretDB/FerretDB/cmd/ferretdb@${VERSION}" \
+    && "$BIN" --version 2>/dev/null | grep -q "${VERSION}"; then
   "$BIN" --version | head -1
   exit 0
 fi
 
-echo "go install refused; building from the downloaded module instead"
+echo "go install refused, or its binary does not start; building from the downloaded module instead"
 dir=$(go mod download -json "github.com/FerretDB/FerretDB@${VERSION}" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
 work=$(mktemp -d)
 cp -r "$dir"/. "$work"
