@@ -191,7 +191,8 @@ def render(results: dict[str, Any]) -> str:
         for size, data in results["sizes"].items()
     ]
     notes = [
-        f"database: {meta['database']}; gunicorn -w {meta['gunicorn_workers']} (sync workers, "
+        f"database: {meta['database']}; gunicorn -w {meta['gunicorn_workers']} (gthread "
+        "workers with gunicorn.conf.py's threads, "
         f"CMS_SITE_VERSION_TTL=1); load generator: {meta['load_generator']}, "
         f"{meta['concurrency']} connections, {meta['seconds']:g}s per line after a 1s warm-up",
         "cold = CMS_RESPONSE_CACHE=false, warm = CMS_RESPONSE_CACHE=true (separate gunicorn runs)",

@@ -124,6 +124,8 @@ def _getter(attribute: str) -> Callable[[Any], Any]:
         def get(obj: Any) -> Any:
             if isinstance(obj, dict):  # read-only results of the embedded store too
                 return obj.get(part, missing)
+            if not hasattr(obj, "__getitem__"):  # _get_value_for_key's first step, inline
+                return getattr(obj, part, missing)
             return _get_value_for_key(obj, part, missing)
 
         return get
