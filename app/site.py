@@ -19,7 +19,7 @@ from flask import current_app, g
 from app import metrics
 from app.errors import ServiceUnavailable
 from app.naming import camel, slug
-from app.store import Generation, Store
+from app.store import Generation, Store, unreadable_layout
 
 # Serialization groups of every `<type>_get_by_path` operation (seed.md); a type's own
 # `nodes_sources_<group>` entries go before nodes_sources_lien.
@@ -241,6 +241,11 @@ class SiteCache:
         live = self.store.live()
         if live is None:
             raise ServiceUnavailable("No site is loaded: run `make seed`.")
+        if (unreadable := unreadable_layout(live)) is not None:
+            raise ServiceUnavailable(
+                f"The live site cannot be served: {unreadable}. Load the site again with this "
+                "version (`make seed`)."
+            )
         with self._lock:
             if self._model is None or self._model.version != live["version"]:
                 self._model = SiteModel.load(self.store.generation(live["version"]))

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.fixture.load import pointed_versions
-from app.store import Store
+from app.store import Store, layout_of, unreadable_layout
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -33,6 +33,9 @@ def _entry(entry: dict[str, Any] | None, store: Store, present: list[int]) -> di
     version = entry["version"]
     return {
         "version": version,
+        "layout": layout_of(entry),
+        # why this version of the service cannot serve it (app.store.LAYOUT), or None
+        "unreadable": unreadable_layout(entry),
         "fixture": entry.get("fixture"),
         "sha256": entry.get("sha256"),
         "loaded_at": _iso(entry.get("loaded_at")),
@@ -81,11 +84,18 @@ def render_status(status: dict[str, Any]) -> list[str]:
     else:
         counts = ", ".join(f"{kind} {n}" for kind, n in live["counts"].items())
         lines.append(f"  documents: {counts}")
+    if live["unreadable"]:
+        lines.append(
+            f"  layout:    UNREADABLE: {live['unreadable']}; requests answer 503 until the site "
+            "is loaded again (`make seed`)"
+        )
     previous = status["previous"]
     if previous is None:
         lines.append("previous:    none (rollback is not possible)")
     else:
         kept = "kept" if previous["counts"] is not None else "no longer in the database"
+        if previous["unreadable"]:
+            kept += f" (layout {previous['layout']}: rollback refused)"
         lines.append(f"previous:    {_describe(previous)}, {kept}")
     generations = ", ".join(f"v{g['version']} ({g['role']})" for g in status["generations"])
     lines.append(f"generations: {generations or 'none'}")

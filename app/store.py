@@ -28,6 +28,31 @@ from app.query_plan import (
 SITE = "site"
 LIVE_ID = "live"
 
+# The layout of a generation (its collections, documents and fields) that this code writes and
+# reads; the live pointer records the one its generation was written with (`layout`). Raise it
+# when readers come to rely on something older loaders did not write. A pointer without it was
+# written before it existed: layout 1. Layout 2: calendars grouped by `visible`, listing chunks
+# with `hidden` positions (plain collection pages filter node.visible from them).
+LAYOUT = 2
+
+
+def layout_of(pointer: dict[str, Any]) -> int:
+    """The layout a live pointer (or its `previous` entry) says its generation was written with."""
+    return pointer.get("layout") or 1
+
+
+def unreadable_layout(pointer: dict[str, Any]) -> str | None:
+    """Why this code cannot serve the generation `pointer` names, or None when it can."""
+    layout = layout_of(pointer)
+    if layout == LAYOUT:
+        return None
+    written = "an older" if layout < LAYOUT else "a newer"
+    return (
+        f"generation v{pointer['version']} was written by {written} version of the service "
+        f"(layout {layout}; this version reads layout {LAYOUT})"
+    )
+
+
 # Collection kinds of a generation, in the order they are written.
 KINDS = (
     "translations",

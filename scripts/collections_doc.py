@@ -77,7 +77,8 @@ A load (`app/fixture/load.py`, `load_site`):
 
 The pointer records the fixture's file name (`fixture`) and `sha256` (canonical JSON, so
 formatting does not count). Loading the same file again writes nothing and the live generation
-stays; `--force` rewrites it as a new generation.
+stays, unless it was written with another layout (an older version of the service); `--force`
+rewrites it as a new generation.
 
 Requests read a generation with the publication rule of `app/publication.py`: outside preview a
 source is shown when `node.status` is `published` and `published_at <= now` (a source without
@@ -95,14 +96,17 @@ dates, shown here as ISO strings, are BSON dates in the database (`ISODate(...)`
 DESCRIPTIONS: dict[str, str] = {
     SITE: """\
 The live pointer: one document, `{_id: "live"}`, naming the live generation (`version`), with the
-name (`fixture`) and `sha256` of the fixture it was loaded from, `loaded_at` and the number of
-documents of each kind (`counts`), and `previous`: the same fields (`version`, `sha256`,
+layout of its documents (`layout`, `app.store.LAYOUT`: the version of the service that wrote it),
+the name (`fixture`) and `sha256` of the fixture it was loaded from, `loaded_at` and the number of
+documents of each kind (`counts`), and `previous`: the same fields (`version`, `layout`, `sha256`,
 `fixture`, `loaded_at`, `counts`) of the generation kept beside it, or null after the first load.
 The loader writes it last, in one `replace_one` (upsert); it is the switch. `site rollback`
 swaps `previous` and the live fields in one write (guarded by the live `version`), so a second
 rollback goes forward again. Every process reads it (`Store.live()`) to find the generation to
 query, at most every `SITE_VERSION_TTL` seconds, and loads that generation's site model when the
-version changes. The loader compares `sha256` to skip loading the same fixture twice.""",
+version changes. A generation of another `layout` (none: 1) is not served: every request answers
+503, naming it, until the site is loaded again, and `site rollback` refuses to go back to one.
+The loader compares `sha256` and `layout` to skip loading the same fixture twice.""",
     "translations": """\
 One document per translation; `_id` is the locale. `default` marks the translation whose urls carry
 no locale prefix, `available: false` hides a translation outside preview, and `override_locale` is

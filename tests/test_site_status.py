@@ -9,7 +9,7 @@ import pytest
 
 from app.db import get_store
 from app.fixture.load import fixture_sha256, load_site
-from app.store import KINDS
+from app.store import KINDS, LAYOUT
 from tests.conftest import demo_site
 from tests.helpers import get_path, node
 
@@ -42,8 +42,10 @@ def test_the_pointer_records_the_previous_generation_and_the_fixture(fresh):
     assert live["version"] == before["version"] + 1
     assert live["fixture"] == "edited.json"
     assert live["sha256"] == fixture_sha256(edited_site("About the city"))
+    assert live["layout"] == LAYOUT == 2
     assert live["previous"] == {
         "version": before["version"],
+        "layout": LAYOUT,
         "sha256": before["sha256"],
         "fixture": "demo.json",
         "loaded_at": before["loaded_at"],
@@ -188,3 +190,61 @@ def test_the_seed_command_records_the_fixture_file_name(fresh, tmp_path):
     live = store.live()
     assert live["fixture"] == "town-site.json"
     assert live["previous"]["fixture"] == "demo.json"
+
+
+def written_with_layout(store, layout: int | None) -> dict:
+    """The live pointer as a version of the service writing `layout` (None: before the pointer
+    had one) would have left it; the new pointer."""
+    live = {k: v for k, v in store.live().items() if k not in ("_id", "layout")}
+    store.switch(live if layout is None else {**live, "layout": layout})
+    return store.live()
+
+
+@pytest.mark.parametrize(
+    ("layout", "written"), [(None, "an older"), (1, "an older"), (LAYOUT + 1, "a newer")]
+)
+def test_a_generation_of_another_layout_is_not_served_until_loaded_again(fresh, layout, written):
+    app, store = fresh
+    live = written_with_layout(store, layout)
+    version, shown = live["version"], layout or 1
+    reason = (
+        f"generation v{version} was written by {written} version of the service "
+        f"(layout {shown}; this version reads layout {LAYOUT})"
+    )
+    client = app.test_client()
+    for response in (get_path(client, "/about"), client.get("/readyz")):
+        assert response.status_code == 503
+        assert response.mimetype == "application/problem+json"
+        assert response.json["detail"] == (
+            f"The live site cannot be served: {reason}. Load the site again with this version "
+            "(`make seed`)."
+        )
+
+    status = json.loads(run(app, "status", "--json").stdout)
+    assert (status["live"]["layout"], status["live"]["unreadable"]) == (shown, reason)
+    lines = run(app, "status").stdout.splitlines()
+    assert lines[3] == (
+        f"  layout:    UNREADABLE: {reason}; requests answer 503 until the site is loaded again "
+        "(`make seed`)"
+    )
+
+    # the same fixture again, without --force: written anew, with this layout
+    report = load_site(store, demo_site(), name="demo.json")
+    assert (report.unchanged, report.version) == (False, version + 1)
+    assert store.live()["layout"] == LAYOUT
+    assert store.live()["previous"]["layout"] == shown
+    assert get_path(client, "/about").json["item"]["title"] == "About us"
+    assert load_site(store, demo_site(), name="demo.json").unchanged  # now it is the same
+
+    # and the generation of the other layout is not made live again
+    result = run(app, "rollback")
+    assert result.exit_code == 1
+    assert (
+        f"rollback refused: the previous {reason}: load its fixture again instead" in result.output
+    )
+    assert store.live()["version"] == version + 1
+    assert (
+        run(app, "status")
+        .stdout.splitlines()[3]
+        .endswith(f", kept (layout {shown}: rollback refused)")
+    )
