@@ -17,6 +17,28 @@ INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
     "sources": [
         # walkers (children of several nodes at once) and breadcrumbs (ancestors)
         ("node_locale", [("node_id", ASCENDING), ("locale", ASCENDING)], {"unique": True}),
+        # collections of a parent's children (`node.parent`: a page's sub-pages, a blog's
+        # articles) in each collection order, whatever their type (checked on the children): the
+        # read is bounded by the parent's children, not by the sources of the type. Declared
+        # before the route indexes, which bound as many keys (tests/index_plan.py: ties go to the
+        # first declared, as MongoDB's trial run would pick the parent's few entries)
+        *(
+            (
+                f"parent_{name}",
+                [
+                    ("node.parent", ASCENDING),
+                    ("locale", ASCENDING),
+                    ("node.status", ASCENDING),
+                    *order,
+                ],
+                {},
+            )
+            for name, order in (  # the date order first: it bounds a count's range too
+                ("published", [("published_at", DESCENDING), ("_id", DESCENDING)]),
+                ("id", [("_id", ASCENDING)]),
+                ("position", [("node.position", ASCENDING), ("_id", ASCENDING)]),
+            )
+        ),
         # article feeds and collections by date: same translation, type and status, newest first
         # (the sort is published_at then _id, in the same direction, so the index serves it either
         # way); the publication rule (status, published_at <= now) is decided in the index, so a
@@ -97,16 +119,29 @@ INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
 
 # The index MongoDB builds on `_id` of every collection (lookups by id, small kinds read whole).
 ID_INDEX = "_id_"
-# The index of `sources` that yields each collection order: per route kind (a type named by the
-# query, or every type) and first order key (None: the default, by _id) (app/listing).
+# The index of `sources` that yields each collection order: per route kind (a parent named by
+# the query, a type, or neither) and first order key (None: the default, by _id) (app/listing).
 ORDER_INDEXES = {
-    True: {None: "type_id", "published_at": "feed", "node.position": "position"},
-    False: {
+    "parent": {
+        None: "parent_id",
+        "published_at": "parent_published",
+        "node.position": "parent_position",
+    },
+    "type": {None: "type_id", "published_at": "feed", "node.position": "position"},
+    "any": {
         None: "status_id",
         "published_at": "status_published",
         "node.position": "status_position",
     },
 }
+
+
+def order_index(query: dict[str, Any], order: str | None) -> str:
+    """The index of `sources` that serves a collection query (app/listing) in `order`: a parent
+    bounds the read to its children; else the type, when the query names one."""
+    kind = "parent" if "node.parent" in query else "type" if "type" in query else "any"
+    return ORDER_INDEXES[kind][order]
+
 
 # Feed blocks: node type of the block -> node type it lists. The loader materialises their feeds
 # (app/fixture/feeds.py) and walkers/article_feed.py reads them: both import it from here.

@@ -23,6 +23,7 @@ from app.query_plan import (
     feed_chunk_id,
     feed_key,
     keyset_filter,
+    order_index,
 )
 
 SITE = "site"
@@ -32,8 +33,9 @@ LIVE_ID = "live"
 # reads; the live pointer records the one its generation was written with (`layout`). Raise it
 # when readers come to rely on something older loaders did not write. A pointer without it was
 # written before it existed: layout 1. Layout 2: calendars grouped by `visible`, listing chunks
-# with `hidden` positions (plain collection pages filter node.visible from them).
-LAYOUT = 2
+# with `hidden` positions (plain collection pages filter node.visible from them). Layout 3: the
+# `parent_*` indexes of `sources` (reads name them with `hint`, which fails without them).
+LAYOUT = 3
 
 
 def layout_of(pointer: dict[str, Any]) -> int:
@@ -264,7 +266,7 @@ class Generation:
         if keyset or not counted:
             return page, None
         # the date index of the same kind bounds a count best: it decides published_at <= now too
-        counted = "feed" if index in ("feed", "position", "type_id") else "status_published"
+        counted = order_index(query, "published_at")
         return page, self._collection("sources").count_documents(query, hint=counted)
 
     def publication_dates(
@@ -415,11 +417,12 @@ class Generation:
     ) -> list[dict[str, Any]]:
         """Listed sources of root nodes of the given types (menus and footers of common content).
 
-        They are few and fixed per generation, but the `position` query that finds them reads
-        every entry of the translation's (type, status) range on engines that cannot bound an
-        `$in` on the index's second key (DocumentDB: 1.5 ms at 1k sources, 28 ms at 100k). So
-        their ids, in position order, are read once per generation object (the site model holds
-        it for the process), and each request reads them by `_id` with its publication filter.
+        They are few and fixed per generation: their ids, in position order, are read once per
+        generation object (the site model holds it for the process) along `parent_position`
+        (the roots' range: `node.parent` null), and each request reads them by `_id` with its
+        publication filter. (Along `position`, that query read every entry of the translation's
+        (type, status) range on engines that cannot bound an `$in` on the index's second key:
+        DocumentDB, 1.5 ms at 1k sources, 28 ms at 100k.)
         """
         key = (tuple(types), locale)
         ids = self._root_ids.get(key)
@@ -431,7 +434,7 @@ class Generation:
                 "node.status": {"$in": list(PREVIEW_STATUSES)},  # every status a request may see
             }
             cursor = self._collection("sources").find(query, {"_id": 1})
-            cursor = cursor.sort("node.position", ASCENDING).hint("position")
+            cursor = cursor.sort("node.position", ASCENDING).hint("parent_position")
             ids = self._root_ids[key] = [doc["_id"] for doc in cursor]
         if not ids:
             return []

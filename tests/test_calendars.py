@@ -13,7 +13,7 @@ from app.auth import mint_token
 from app.listing import calendar
 from app.listing.archives import _month
 from app.publication import Visibility
-from app.query_plan import ALL_TYPES, ORDER_INDEXES
+from app.query_plan import ALL_TYPES, order_index
 from tests.conftest import JWT_SECRET
 from tests.helpers import plain_query
 
@@ -40,7 +40,7 @@ def moments(generation, *, every_date: bool) -> list[datetime]:
 
 
 def by_query(generation, query, visibility):
-    index = ORDER_INDEXES["type" in query]["published_at"]
+    index = order_index(query, "published_at")
     dates = generation.publication_dates(query, visibility, index=index)
     months = list(dict.fromkeys(_month(moment) for moment in dates))
     _, total = generation.sources_page(
@@ -49,7 +49,7 @@ def by_query(generation, query, visibility):
         sort=[("_id", 1)],
         skip=0,
         limit=0,
-        index=ORDER_INDEXES["type" in query][None],
+        index=order_index(query, None),
     )
     return months, total
 
@@ -62,7 +62,7 @@ def by_calendar(generation, query, visibility):
     scope = calendar.plain_scope(query, TAG_IDS)
     assert scope is not None
     found = calendar.read(generation, scope, visibility)
-    index = ORDER_INDEXES["type" in query]["published_at"]
+    index = order_index(query, "published_at")
     scheduled = lambda: generation.count_scheduled(query, visibility, index=index)  # noqa: E731
     return calendar.months(found, scope, visibility), calendar.total(
         found, scope, visibility, scheduled

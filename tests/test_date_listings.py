@@ -17,7 +17,7 @@ from app.fixture import listings as materialised
 from app.listing import calendar, listings
 from app.listing.params import Page
 from app.publication import Visibility
-from app.query_plan import ALL_TYPES, ORDER_INDEXES, listing_id
+from app.query_plan import ALL_TYPES, ORDER_INDEXES, listing_id, order_index
 from seed.generate import generate
 from tests.conftest import JWT_SECRET, demo_site
 from tests.helpers import node, plain_query
@@ -112,7 +112,7 @@ def index_sort(order, descending) -> tuple[list[tuple[str, int]], str | None]:
 
 def by_index(generation, query, visibility, page, order, descending):
     sort, key = index_sort(order, descending)
-    index = ORDER_INDEXES["type" in query][key]
+    index = order_index(query, key)
     return generation.sources_page(
         query, visibility, sort=sort, skip=page.skip, limit=page.size, index=index
     )
@@ -121,7 +121,7 @@ def by_index(generation, query, visibility, page, order, descending):
 def by_listing(generation, query, visibility, page, order, descending):
     scope = calendar.plain_scope(query, TAG_IDS, dated=order is listings.DATE)
     assert scope is not None
-    index = ORDER_INDEXES["type" in query]["published_at"]
+    index = order_index(query, "published_at")
     return listings.page(
         generation, scope, visibility, page, order=order, descending=descending,
         count_scheduled=lambda: generation.count_scheduled(query, visibility, index=index),
@@ -408,7 +408,7 @@ def walk(read, page_size: int, key: str | None) -> list[list[int]]:
 
 def cursor_walks(generation, query, visibility, page_size, order, descending):
     sort, key = index_sort(order, descending)
-    index = ORDER_INDEXES["type" in query][key]
+    index = order_index(query, key)
     scope = calendar.plain_scope(query, TAG_IDS, dated=order is listings.DATE)
     assert scope is not None
 
@@ -649,7 +649,7 @@ def test_a_span_page_is_the_index_page_on_a_site_with_many_sources_a_month(gener
         generation = store.generation(store.live()["version"])
     dates = sorted({s["published_at"] for s in generation.sources_page(
         {"locale": "en", "type": "Article"}, Visibility(now=datetime.now(UTC)),
-        sort=[("_id", 1)], skip=0, limit=1000, index=ORDER_INDEXES[True][None])[0]})  # fmt: skip
+        sort=[("_id", 1)], skip=0, limit=1000, index=ORDER_INDEXES["type"][None])[0]})  # fmt: skip
     second = timedelta(seconds=1)
     bounds = sorted({d + delta for d in dates for delta in (-second, timedelta(0), second)})
     cases = [

@@ -40,8 +40,10 @@ COLLECTION_QUERIES = [
     # materialised listings and tag calendars (the bench's collection page)
     "?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&itemsPerPage=3&page=2",
     "?order[node.position]=desc&_locale=fr",
-    "?order[node.position]=desc&node.visible=true",  # a filter: the `position` index
+    "?order[node.position]=desc&node.home=false",  # a filter: the `position` index
     "?order[publishedAt]=DESC&publishedAt[archive]=2024&node.parent=17&title=a",
+    "?node.parent=/api/nodes/17",  # a parent's children: the `parent_*` indexes
+    "?node.parent[]=17&node.parent[]=1&order[node.position]=asc&itemsPerPage=2",
     "?reachable=true&tagGroup[]=news,events&not[node.id][]=19&itemsPerPage=0",
     "?cursor=&itemsPerPage=3",  # keyset pages: the crawl follows their hydra:next
     "?cursor=&itemsPerPage=3&order[node.position]=asc",
@@ -242,6 +244,9 @@ def test_the_sort_of_a_feed_and_a_collection_comes_from_their_index(crawl):
             "status_id",
             "status_published",
             "status_position",
+            "parent_published",
+            "parent_id",
+            "parent_position",
         )
     }
 
@@ -252,14 +257,18 @@ def test_feeds_and_collections_decide_the_publication_rule_in_their_index(crawl)
     for query in log:
         name = serving_index(query, SOURCES)
         if name not in ("feed", "position", "type_id", "status_id", "status_published",
-                        "status_position"):  # fmt: skip
+                        "status_position", "parent_published", "parent_id",
+                        "parent_position"):  # fmt: skip
             continue
         fields = set(bounded_fields(query, SOURCES[name]))
-        typed = name in ("feed", "position", "type_id")
-        assert {"locale", "node.status"} | ({"type"} if typed else set()) <= fields, (
+        by = {"feed": "type", "position": "type", "type_id": "type"}
+        by |= dict.fromkeys(("parent_published", "parent_id", "parent_position"), "node.parent")
+        assert {"locale", "node.status"} | ({by[name]} if name in by else set()) <= fields, (
             query.describe()
         )
-        if name in ("feed", "status_published") and "published_at" in query.filter:
+        if name in ("feed", "status_published", "parent_published") and (
+            "published_at" in query.filter
+        ):
             assert "published_at" in fields, query.describe()
         checked += 1
     assert checked > 20
@@ -288,6 +297,17 @@ def test_feeds_and_collections_decide_the_publication_rule_in_their_index(crawl)
         ({"locale": "en", "type": "Article", "node.status": "published"}, [("title", 1)], None),
         ({"locale": "en", "type": {"$in": ["Menu"]}, "node.status": "published"},
          [("node.position", 1)], "position"),
+        # a parent bounds the read to its children, in each order; its own type is checked after
+        ({"locale": "en", "type": {"$in": ["Menu"]}, "node.status": "published",
+          "node.parent": None}, [("node.position", 1)], "parent_position"),
+        ({"locale": {"$in": ["en", "fr"]}, "type": "Article", "node.status": {"$in": ["published"]},
+          "node.parent": {"$in": [4, 5]}, "published_at": {"$lte": 0}},
+         [("published_at", -1), ("_id", -1)], "parent_published"),
+        ({"locale": "en", "node.status": "published", "node.parent": 4,
+          "published_at": {"$lte": 0}}, [], "parent_published"),  # a count: the date range too
+        ({"locale": "en", "node.status": "published", "node.parent": 4}, [("_id", 1)],
+         "parent_id"),
+        ({"locale": "en", "node.parent": 4}, [("_id", 1)], None),  # the status breaks the order
         ({"published_at": {"$gt": 0}}, [], "published_at"),
         ({"title": "About us"}, [], None),
         ({"node.tag_ids": {"$all": [1]}}, [], None),

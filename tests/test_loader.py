@@ -151,9 +151,9 @@ def test_generation_has_every_collection_and_index(fresh):
     info = store.index_information(version)
     assert set(info) == set(KINDS)
     assert set(info["sources"]) == {
-        "_id_", "node_locale", "feed", "position", "type_id", "status_id",
-        "status_published",
-        "status_position", "home", "node_name", "published_at", "url"
+        "_id_", "node_locale", "parent_published", "parent_id", "parent_position", "feed",
+        "position", "type_id", "status_id", "status_published", "status_position", "home",
+        "node_name", "published_at", "url"
     }  # fmt: skip
     assert info["sources"]["node_locale"].get("unique") is True
 

@@ -18,7 +18,7 @@ from app.listing.calendar import plain_scope
 from app.listing.params import Params
 from app.listing.sources import ACCEPTED, VARIABLES, build_query, route
 from app.naming import collection_iri
-from app.query_plan import ORDER_INDEXES
+from app.query_plan import order_index
 from app.reply import Reply
 from app.request_context import RequestContext
 
@@ -58,7 +58,7 @@ def archives(context: RequestContext, plural: str, path: str, args: MultiDict) -
     params = Params(args)
     params.check_known(ACCEPTED, path)
     query = build_query(context, params, route_)
-    index = ORDER_INDEXES["type" in query]["published_at"]
+    index = order_index(query, "published_at")
     years: dict[int, dict[str, str]] = {}
     for month in _months(context, query, index):
         years.setdefault(int(month[:4]), {})[month] = _month_start(month)

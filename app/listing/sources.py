@@ -33,7 +33,7 @@ from app.listing.filters import (
 )
 from app.listing.params import Page, Params, QueryBuilder, boolean, pagination
 from app.listing.properties import requested, sparse
-from app.query_plan import ORDER_INDEXES
+from app.query_plan import order_index
 from app.realms import granted
 from app.request_context import RequestContext
 from app.site import NodeType
@@ -192,7 +192,7 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
     params.check_known(ACCEPTED | {CURSOR}, route_.path)
     query = build_query(context, params, route_)
     sort = sort_of(params, list(ORDERS))
-    index = ORDER_INDEXES["type" in query][sort[0][0] if sort else None]
+    index = order_index(query, sort[0][0] if sort else None)
     keys = len(sort)
     sort = [*sort, ("_id", sort[-1][1])] if sort else [("_id", 1)]
     token = params.get(CURSOR)
@@ -263,7 +263,7 @@ def _plain_total(context: RequestContext, query: dict[str, Any], scope: Scope) -
 def _scheduled_count(context: RequestContext, query: dict[str, Any]) -> Callable[[], int]:
     """The indexed count of a plain request's sources still to come (a calendar counts them)."""
     generation, visibility = context.site.generation, context.visibility
-    index = ORDER_INDEXES["type" in query]["published_at"]
+    index = order_index(query, "published_at")
     return lambda: generation.count_scheduled(query, visibility, index=index)
 
 
