@@ -169,8 +169,8 @@ the loader did not materialise query `locale`, `type` (and `node.tag_ids` `$all`
 `published_at` first (`feed`); collections page by `locale` and `type` in `published_at` order
 (`feed`), `node.position` order (`position`) or `_id` order (`type_id`), across types by `locale`
 alone (`status_published`, `status_position`, `status_id`), and a parent's children
-(`node.parent`) by parent (`parent_published`, `parent_position`, `parent_id`); the site model reads the home of each translation
-(`node.home: true`, `home`), the `privacy` / `legal` pages (`node.node_name`, `node_name`) and the
+(`node.parent`) by parent (`parent_published`, `parent_position`, `parent_id`); the site model
+reads the home of each translation (`node.home: true`, `home`), the `privacy` / `legal` pages (`node.node_name`, `node_name`) and the
 publication dates still to come (`published_at` `$gt` now, `published_at`); common content reads
 the root menus and footers (`node.parent: null`, by `type` and `locale`, in `node.position` order:
 `parent_position`). The `url` index serves inspection: `db.sources_v1.find({{url: "/about"}})`.
