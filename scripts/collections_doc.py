@@ -155,24 +155,23 @@ One document per translation of a node (one per node and locale): what requests 
 source id; `url` is the canonical url (null for blocks, whose type is not reachable); `node` embeds
 the node (status, visibility, ttl, tags, ancestors, realms, and `children`: the ids of its walker
 children, i.e. the child nodes whose type the node's type lists in its `children_nodes` fields, by
-position; `null` for a node with more than {CHILDREN_EMBEDDED} of them, kept in `children`
-below); `fields` holds the
-values of its type's fields, documents and referenced sources included as summaries; `alternates`
-lists the node's sources in the other translations (locale, url, published_at; empty for blocks),
-for the hreflang alternates of a response, filtered per request. So a response needs no other
-lookup. Reads: a resolved path fetches its source by `_id` with the publication filter; walkers
-fetch the listed children of several nodes in one query by `node_id` `$in` (`node_locale`; the
-translation is checked in code: DocumentDB scans the index slower when both keys are bounded,
-docs/performance.md), as do breadcrumbs for the ancestors; article feeds read `feeds` (below),
-and feeds of project walker definitions that
-the loader did not materialise query `locale`, `type` (and `node.tag_ids` `$all`), newest
-`published_at` first (`feed`); collections page by `locale` and `type` in `published_at` order
-(`feed`), `node.position` order (`position`) or `_id` order (`type_id`), across types by `locale`
-alone (`status_published`, `status_position`, `status_id`), and a parent's children
-(`node.parent`) by parent (`parent_published`, `parent_position`, `parent_id`); the site model
-reads the home of each translation (`node.home: true`, `home`), the `privacy` / `legal` pages (`node.node_name`, `node_name`) and the
-publication dates still to come (`published_at` `$gt` now, `published_at`); common content reads
-the root menus and footers (`node.parent: null`, by `type` and `locale`, in `node.position` order:
+position; `null` for a node with more than {CHILDREN_EMBEDDED} of them, kept in `children` below);
+`fields` holds the values of its type's fields, documents and referenced sources included as
+summaries; `alternates` lists the node's sources in the other translations (locale, url,
+published_at; empty for blocks), for the hreflang alternates of a response, filtered per request. So
+a response needs no other lookup. Reads: a resolved path fetches its source by `_id` with the
+publication filter; walkers fetch the listed children of several nodes in one query by `node_id`
+`$in` (`node_locale`; the translation is checked in code: DocumentDB scans the index slower when
+both keys are bounded, docs/performance.md), as do breadcrumbs for the ancestors; article feeds read
+`feeds` (below), and feeds of project walker definitions that the loader did not materialise query
+`locale`, `type` (and `node.tag_ids` `$all`), newest `published_at` first (`feed`); collections page
+by `locale` and `type` in `published_at` order (`feed`), `node.position` order (`position`) or `_id`
+order (`type_id`), across types by `locale` alone (`status_published`, `status_position`,
+`status_id`), and a parent's children (`node.parent`) by parent (`parent_published`,
+`parent_position`, `parent_id`); the site model reads the home of each translation (`node.home:
+true`, `home`), the `privacy` / `legal` pages (`node.node_name`, `node_name`) and the publication
+dates still to come (`published_at` `$gt` now, `published_at`); common content reads the root menus
+and footers (`node.parent: null`, by `type` and `locale`, in `node.position` order:
 `parent_position`). The `url` index serves inspection: `db.sources_v1.find({{url: "/about"}})`.
 tests/test_indexes.py checks that every query of a crawl of the demo site names (`cursor.hint`) the
 index that serves it.""",
