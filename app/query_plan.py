@@ -109,7 +109,11 @@ INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
         # sources that are not reachable have no url (uniqueness comes from `paths._id`)
         ("url", [("url", ASCENDING), ("locale", ASCENDING)], {}),
     ],
-    "nodes": [("parent", [("parent", ASCENDING), ("position", ASCENDING)], {})],
+    "nodes": [
+        ("parent", [("parent", ASCENDING), ("position", ASCENDING)], {}),
+        # `node.parent.nodeName` filters: the parents' ids, then their children (`parent_*`)
+        ("node_name", [("node_name", ASCENDING)], {}),
+    ],
     # /api/documents: public documents only, in id order
     "documents": [("public_id", [("private", ASCENDING), ("_id", ASCENDING)], {})],
     "paths": [("source", [("source_id", ASCENDING)], {})],

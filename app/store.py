@@ -358,6 +358,11 @@ class Generation:
     def node(self, node_id: int) -> dict[str, Any] | None:
         return self._one("nodes", {"_id": node_id}, ID_INDEX)
 
+    def node_ids_named(self, names: list[str]) -> list[int]:
+        """Ids of the nodes with these node names (whatever their status or sources)."""
+        cursor = self._collection("nodes").find({"node_name": {"$in": names}}, {"_id": 1})
+        return [doc["_id"] for doc in cursor.hint("node_name")]
+
     def tags(self, tag_ids: list[int]) -> list[dict[str, Any]]:
         return list(self._collection("tags").find({"_id": {"$in": tag_ids}}).hint(ID_INDEX))
 

@@ -148,8 +148,9 @@ One document per node: the site tree. `_id` is the node id; `parent` and `positi
 `ancestors` lists the ancestors root first, `realm_ids` the realms covering it and `sources` the
 source id of each of its translations. It holds no child list, so its size does not grow with the
 site: a node's children are `db.nodes_v1.find({parent: 11}).sort({position: 1})` (the `parent`
-index). Pages never query it: every source embeds the node as it needs it (`node`); only the entry
-point `GET /api/nodes/<id>` reads it, by `_id`.""",
+index). Pages never query it: every source embeds the node as it needs it (`node`); the entry
+point `GET /api/nodes/<id>` reads it by `_id`, and collections filtered by `node.parent.nodeName`
+read the ids of the nodes so named (`node_name`), then list their children as by `node.parent`.""",
     "sources": f"""\
 One document per translation of a node (one per node and locale): what requests serve. `_id` is the
 source id; `url` is the canonical url (null for blocks, whose type is not reachable); `node` embeds

@@ -121,6 +121,13 @@ def test_hydra_search_lists_the_supported_filters(client):
         ("node.parent=/api/nodes/17&_locale=en", EN),
         ("node.parent=11", []),
         ("node.parent.nodeName=blog&_locale=fr", FR),
+        # a parent's name is read as its node's id (the parent indexes); either name, and both
+        # parent filters together
+        ("node.parent.nodeName[]=blog&node.parent.nodeName[]=archive&_locale=en", EN + OLD_EN),
+        ("node.parent.nodeName=no-such-node", []),
+        ("node.parent.nodeName=blog&node.parent=17&_locale=fr", FR),
+        ("node.parent.nodeName=blog&node.parent=60", []),
+        ("node.parent.nodeName=home", []),  # a node without children
         ("node.nodesTags.tag=/api/tags/3", [2101, 2102, 2701, 2702, 6501, 6502]),
         ("node.nodesTags.tag.tagName=culture&_locale=en", [2101, 2701, 6501]),
         (

@@ -44,6 +44,7 @@ COLLECTION_QUERIES = [
     "?order[publishedAt]=DESC&publishedAt[archive]=2024&node.parent=17&title=a",
     "?node.parent=/api/nodes/17",  # a parent's children: the `parent_*` indexes
     "?node.parent[]=17&node.parent[]=1&order[node.position]=asc&itemsPerPage=2",
+    "?node.parent.nodeName=blog&order[publishedAt]=asc",  # the parent's id by name, then as above
     "?reachable=true&tagGroup[]=news,events&not[node.id][]=19&itemsPerPage=0",
     "?cursor=&itemsPerPage=3",  # keyset pages: the crawl follows their hydra:next
     "?cursor=&itemsPerPage=3&order[node.position]=asc",

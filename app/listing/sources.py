@@ -180,7 +180,27 @@ def build_query(context: RequestContext, params: Params, route_: Route) -> dict[
         ]
         if hidden:
             builder.add_clause({"$or": [{"reachable": True}, {"node.realm_ids": {"$nin": hidden}}]})
+    _parents_by_id(builder.query, context)
     return builder.query
+
+
+def _parents_by_id(query: dict[str, Any], context: RequestContext) -> None:
+    """`node.parent.nodeName` as the ids of the nodes so named (one read by name): the same
+    sources, but the parent indexes then bound the read to their children (query_plan.order_index)
+    instead of testing the parent name of every source of the route."""
+    condition = query.get("node.parent_name")
+    if isinstance(condition, str):
+        names = [condition]
+    elif isinstance(condition, dict) and set(condition) == {"$in"}:
+        names = list(condition["$in"])
+    else:
+        return  # none, or several conditions ($and): tested on the sources
+    del query["node.parent_name"]
+    ids = {"$in": context.site.generation.node_ids_named(names)}
+    if "node.parent" in query:
+        query.setdefault("$and", []).append({"node.parent": ids})
+    else:
+        query["node.parent"] = ids
 
 
 def collection(context: RequestContext, plural: str, path: str, args: MultiDict) -> dict[str, Any]:
