@@ -165,9 +165,27 @@ CHILDREN_EMBEDDED = 100
 ALL_TYPES = "*"
 
 
-def calendar_id(node_type: str, locale: str, *, preview: bool, tag: int | None = None) -> str:
+# A parent with more children than this (a blog of thousands of articles) gets calendars and
+# listings of its own (`node.parent` collections, app/listing/calendar.py), as a tag does; the ids
+# of those parents are one `listings` document (LISTED_PARENTS_ID) the site model reads. Fewer
+# children are read along the `parent_*` indexes: at most this many entries.
+PARENT_LISTED = CHILDREN_EMBEDDED
+LISTED_PARENTS_ID = "listed-parents"
+
+# The group of a calendar or listing besides its type and translation: none, a tag id, or the
+# children of a listed parent (parent_group).
+Group = int | str | None
+
+
+def parent_group(parent_id: int) -> str:
+    return f"parent={parent_id}"
+
+
+def calendar_id(node_type: str, locale: str, *, preview: bool, group: Group = None) -> str:
     key = f"{node_type}|{locale}|{'preview' if preview else 'public'}"
-    return key if tag is None else f"{key}|tag={tag}"
+    if group is None:
+        return key
+    return f"{key}|{group}" if isinstance(group, str) else f"{key}|tag={group}"
 
 
 # Materialised listings (`listings`, written by app/fixture/listings.py): per (node type,
@@ -181,10 +199,8 @@ LISTING_CHUNK = 500
 LISTING_ORDERS = {"date": True, "id": False, "position": False}
 
 
-def listing_id(
-    node_type: str, locale: str, tag: int | None, number: int, order: str = "date"
-) -> str:
-    key = f"{node_type}|{locale}|{'-' if tag is None else tag}"
+def listing_id(node_type: str, locale: str, group: Group, number: int, order: str = "date") -> str:
+    key = f"{node_type}|{locale}|{'-' if group is None else group}"
     return f"{key}|{number}" if order == "date" else f"{key}|{order}|{number}"
 
 

@@ -162,6 +162,8 @@ class SiteModel:
     tag_ids: dict[str, int] = field(default_factory=dict)
     # Every tag, in id order (a small collection, read whole: /api/tags filters it in memory).
     tags: list[dict[str, Any]] = field(default_factory=list)
+    # Parents whose children have calendars and listings of their own (query_plan.PARENT_LISTED).
+    listed_parents: frozenset[int] = frozenset()
     # Future published_at values, sorted: public responses change by themselves at these moments.
     publication_times: list[datetime] = field(default_factory=list)
     cache: dict[Any, Any] = field(default_factory=dict)
@@ -219,6 +221,7 @@ class SiteModel:
             plurals=tuple((name, t.plural) for name, t in node_types.items()),
             tag_ids={t["slug"]: t["_id"] for t in tags},
             tags=tags,
+            listed_parents=generation.listed_parents(),
             publication_times=generation.publication_times_after(datetime.now(UTC)),
         )
 

@@ -18,6 +18,8 @@ from app.publication import PREVIEW_STATUSES, Visibility, source_filter
 from app.query_plan import (
     ID_INDEX,
     INDEXES,
+    LISTED_PARENTS_ID,
+    Group,
     calendar_id,
     combined,
     feed_chunk_id,
@@ -280,15 +282,22 @@ class Generation:
         return [d["published_at"] for d in cursor.sort(sort).hint(index) if d.get("published_at")]
 
     def calendars(
-        self, node_type: str, locales: list[str], visibility: Visibility, *, tag: int | None = None
+        self, node_type: str, locales: list[str], visibility: Visibility, *, group: Group = None
     ) -> list[dict[str, Any]]:
-        """The materialised calendars of a type (or ALL_TYPES), and tag, in some translations for
-        the request's visibility class, in one read by `_id`; a scope without sources has none."""
+        """The materialised calendars of a type (or ALL_TYPES), and group (a tag, a listed
+        parent), in some translations for the request's visibility class, in one read by `_id`;
+        a scope without sources has none."""
         keys = [
-            calendar_id(node_type, locale, preview=visibility.preview, tag=tag)
+            calendar_id(node_type, locale, preview=visibility.preview, group=group)
             for locale in locales
         ]
         return list(self._by_ids("calendars", keys))
+
+    def listed_parents(self) -> frozenset[int]:
+        """The parents whose children have calendars and listings (query_plan.PARENT_LISTED);
+        none in a generation written before them."""
+        found = self._one("listings", {"_id": LISTED_PARENTS_ID}, ID_INDEX)
+        return frozenset(found["ids"]) if found else frozenset()
 
     def listing_chunks(self, chunk_ids: list[str]) -> dict[str, dict[str, Any]]:
         """Chunks of materialised listings (app/fixture/listings.py) by `_id`, in one read; a

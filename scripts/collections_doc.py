@@ -23,7 +23,7 @@ from typing import Any
 import mongomock
 
 from app.fixture.load import load_site, read_fixture
-from app.query_plan import CHILDREN_EMBEDDED, LISTING_CHUNK
+from app.query_plan import CHILDREN_EMBEDDED, LISTED_PARENTS_ID, LISTING_CHUNK, PARENT_LISTED
 from app.store import KINDS, LIVE_ID, SITE, Store, collection_name
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -218,9 +218,11 @@ status preview shows), the months that have dated sources, newest first, with pe
 (`realm_ids`) and node visibility (`visible`) the number of sources (`count`) and their earliest and
 latest `published_at` (`first`, `last`), and the undated sources per realm set and visibility
 (`undated`). `_id` is `<type>|<locale>|<class>`, and
-`<type>|<locale>|<class>|tag=<tag id>` for a tag. Archives and the `hydra:totalItems` of *plain*
-collections (no filter but the translation, one type, the nodes' visibility and at most one tag by
-equality: `/api/articles/archives`, `/api/articles?node.nodesTags.tag.tagName=news&node.visible=1`)
+`<type>|<locale>|<class>|tag=<tag id>` for a tag; a listed parent's children (listings, below)
+have theirs per type and across types, `<type or *>|<locale>|<class>|parent=<node id>`. Archives
+and the `hydra:totalItems` of *plain* collections (no filter but the translation, one type, the
+nodes' visibility and at most one tag or one listed parent by equality: `/api/articles/archives`,
+`/api/articles?node.nodesTags.tag.tagName=news&node.visible=1`, `/api/articles?node.parent=<blog>`)
 read the calendars of
 their translations in one read by `_id` instead of every matching source: a month is listed when an
 allowed realm set has `first <= now`, and the total is the allowed counts minus the sources still to
@@ -228,32 +230,37 @@ come, which the first listing chunks (below) or one indexed count give only when
 is after now. Other filters query `sources` (docs/performance.md, bounded counts and archives).""",
     "listings": f"""\
 Materialised listings (app/fixture/listings.py): for each node type, translation and tag (or no
-tag), and for each translation across types (`*`, no tag), the published sources that have a
-`published_at`, in three orders: `date`, newest first (`published_at` then `_id`, descending: the
-`feed` index order), `id`, the default order of collections (`_id` ascending: the order of the
-`type_id` and `status_id` indexes), and `position` (`node.position` then `_id`, ascending: the
-`position` index order). Each is cut in chunks of {LISTING_CHUNK} entries held as parallel arrays,
-`ids`, `published_at` and, by position, `positions`, with the realms of the entries that have some
-(`realms`: `{{at: <position in the chunk>, ids: [...]}}`, documents, as FerretDB stores no arrays of
-arrays) and the positions of the entries whose node is not visible (`hidden`: `node.visible`).
-`_id` is `<type>|<locale>|<tag id or ->|<chunk number>` in date order and
-`<type>|<locale>|<tag id or ->|<order>|<chunk number>` in the `id` and `position` orders; chunk 0
-also holds the number of chunks (`chunks`) and the first entry of every chunk (`starts`:
-`published_at`, `ids` and, by position, `positions`, where a keyset cursor page begins), and exists
-for every scope that has a source, even when none is listed. A page by number of a plain collection
-ordered by `publishedAt` or `node.position` alone or in the default order, outside preview
+tag), for each translation across types (`*`, no tag), and, for each *listed parent* (a node with
+more than {PARENT_LISTED} children: a blog), per type and across types, its children, the published
+sources that have a `published_at`, in three orders: `date`, newest first (`published_at` then
+`_id`, descending: the `feed` index order), `id`, the default order of collections (`_id` ascending:
+the order of the `type_id` and `status_id` indexes), and `position` (`node.position` then `_id`,
+ascending: the `position` index order). Each is cut in chunks of {LISTING_CHUNK} entries held as
+parallel arrays, `ids`, `published_at` and, by position, `positions`, with the realms of the entries
+that have some (`realms`: `{{at: <position in the chunk>, ids: [...]}}`, documents, as FerretDB
+stores no arrays of arrays) and the positions of the entries whose node is not visible (`hidden`:
+`node.visible`). `_id` is `<type>|<locale>|<tag id or ->|<chunk number>` in date order and
+`<type>|<locale>|<tag id or ->|<order>|<chunk number>` in the `id` and `position` orders (a listed
+parent's: `parent=<node id>` in place of the tag); chunk 0 also holds the number of chunks
+(`chunks`) and the first entry of every chunk (`starts`: `published_at`, `ids` and, by position,
+`positions`, where a keyset cursor page begins), and exists for every scope that has a source, even
+when none is listed. A page by number of a plain collection ordered by `publishedAt` or
+`node.position` alone or in the default order, outside preview
 (`/api/articles?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&page=2`,
 `/api/articles?page=3`), reads chunk 0 of each of its translations in one read by `_id` (in the
 other orders, with the date chunks 0 when its calendars show sources still to come: they count them;
 an ascending date order then reads the last chunks), keeps the entries out by now whose realms the
-request may see (and whose visibility it asks for), merges translations in order, skips to the
-page, reads further chunks only when the page lies deeper, and reads the page's sources from
-`sources` by `_id` `$in`; its total comes from
-the calendars. A `cursor=` page reads chunk 0, the chunk its `starts` name, then its sources. A
-page by date filtered by a span of publication dates (`publishedAt[after]`, `[archive]`...) starts
-at the chunk its `starts` name for the span's bound, and counts the months of the span's edges from
-their entries (the months between from the calendars). So such a page costs the same few reads
-whatever the size of the site (docs/performance.md, bounded listed pages).""",
+request may see (and whose visibility it asks for), merges translations in order, skips to the page,
+reads further chunks only when the page lies deeper, and reads the page's sources from `sources` by
+`_id` `$in`; its total comes from the calendars. A `cursor=` page reads chunk 0, the chunk its
+`starts` name, then its sources. A page by date filtered by a span of publication dates
+(`publishedAt[after]`, `[archive]`...) starts at the chunk its `starts` name for the span's bound,
+and counts the months of the span's edges from their entries (the months between from the
+calendars). So such a page costs the same few reads whatever the size of the site
+(docs/performance.md, bounded listed pages). One more document, `{{_id: "{LISTED_PARENTS_ID}", ids:
+[...]}}`, lists the listed parents (none in the demo site: its largest parent has 13 children); the
+site model reads it once per generation, and a `node.parent` request for one of them (or for its
+`node.parent.nodeName`) is plain.""",
     "children": f"""\
 The walker children of a listing node that has more than {CHILDREN_EMBEDDED} of them (a blog of
 thousands of articles), by position: `{{_id: <node id>, ids: [...]}}`. Its sources have
@@ -280,7 +287,12 @@ EXAMPLES: dict[str, list[Any]] = {
     "feeds": ["Article|fr|1|public|0"],
     "postings": ["quartet|en|public|0"],
     "calendars": ["Article|en|public", "Article|en|public|tag=5"],
-    "listings": ["Article|en|5|0", "Article|en|5|id|0", "Article|en|5|position|0"],
+    "listings": [
+        "Article|en|5|0",
+        "Article|en|5|id|0",
+        "Article|en|5|position|0",
+        LISTED_PARENTS_ID,
+    ],
     "children": [],  # the demo site has no listing node that large
 }
 

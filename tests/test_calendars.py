@@ -10,11 +10,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from app.auth import mint_token
+from app.db import get_store
+from app.fixture import listings as materialised
 from app.listing import calendar
 from app.listing.archives import _month
 from app.publication import Visibility
 from app.query_plan import ALL_TYPES, order_index
-from tests.conftest import JWT_SECRET
+from tests.conftest import JWT_SECRET, demo_site
 from tests.helpers import plain_query
 
 EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
@@ -59,7 +61,8 @@ TAG_IDS = {"news": 1, "events": 2, "culture": 3, "featured": 4, "jazz": 5, "mark
 
 
 def by_calendar(generation, query, visibility):
-    scope = calendar.plain_scope(query, TAG_IDS)
+    parents = generation.listed_parents() if "node.parent" in query else frozenset()
+    scope = calendar.plain_scope(query, TAG_IDS, parents=parents)
     assert scope is not None
     found = calendar.read(generation, scope, visibility)
     index = order_index(query, "published_at")
@@ -166,3 +169,40 @@ def test_an_unfiltered_archive_and_collection_read_the_calendar(make_app):
     # a tag and every translation: the tag calendars of both translations in one read
     years, count = commands(client, store, "/api/articles/archives?node.nodesTags.tag=/api/tags/1")
     assert count == 2 and years["hydra:totalItems"] == 3
+
+
+@pytest.fixture(scope="module")
+def with_listed_parents(make_app):
+    """The demo site loaded with parents of more than 5 children listed: the blog (node 17) and
+    the archive (60)."""
+    patch = pytest.MonkeyPatch()
+    patch.setattr(materialised, "PARENT_LISTED", 5)
+    try:
+        app = make_app(demo_site())
+    finally:
+        patch.undo()
+    with app.app_context():
+        store = get_store()
+        yield store.generation(store.live()["version"])
+
+
+@pytest.mark.parametrize(
+    ("node_type", "parent", "denied"),
+    [("Article", 17, []), (ALL_TYPES, 17, [1]), (ALL_TYPES, 60, []), ("Page", 17, [])],
+)
+def test_a_listed_parents_calendars_answer_as_the_queries(
+    with_listed_parents, node_type, parent, denied
+):
+    generation = with_listed_parents
+    assert generation.listed_parents() == {17, 60}
+    checked = 0
+    for number, moment in enumerate(moments(generation, every_date=True)):
+        for preview in (False, True):
+            locale = LOCALES[number % len(LOCALES)]
+            visible = (None, True, False)[number % 3]
+            query = {**plain_query(node_type, locale, None, denied, visible), "node.parent": parent}
+            visibility = Visibility(now=moment, preview=preview)
+            expected = by_query(generation, query, visibility)
+            assert by_calendar(generation, query, visibility) == expected, (moment, preview)
+            checked += expected[1]
+    assert checked > 0 or node_type == "Page"  # the blog has no page

@@ -62,11 +62,19 @@ def listing_site() -> dict:
     return site
 
 
+# The demo's blog (node 17: 13 children, articles and a block) and archive (60: 6 articles) are
+# listed parents when parents of more than 5 children are (the home, node 1, has 5: it is not).
+PARENT_LISTED = 5
+BLOG, ARCHIVE, HOME = 17, 60, 1
+
+
 @pytest.fixture(scope="module")
 def small_chunks(make_app):
-    """The site loaded with listings of 2 entries per chunk: every read path is taken."""
+    """The site loaded with listings of 2 entries per chunk: every read path is taken; parents
+    of more than PARENT_LISTED children are listed."""
     patch = pytest.MonkeyPatch()
     patch.setattr(materialised, "LISTING_CHUNK", 2)
+    patch.setattr(materialised, "PARENT_LISTED", PARENT_LISTED)
     try:
         app = make_app(listing_site(), RESPONSE_CACHE=False)
     finally:
@@ -119,7 +127,8 @@ def by_index(generation, query, visibility, page, order, descending):
 
 
 def by_listing(generation, query, visibility, page, order, descending):
-    scope = calendar.plain_scope(query, TAG_IDS, dated=order is listings.DATE)
+    parents = generation.listed_parents()
+    scope = calendar.plain_scope(query, TAG_IDS, dated=order is listings.DATE, parents=parents)
     assert scope is not None
     index = order_index(query, "published_at")
     return listings.page(
@@ -147,6 +156,11 @@ def check(generation, query, visibility, pages) -> int:
         (ALL_TYPES, None),
         ("Article", ("node.tag_slugs", "news")),
         ("Article", ("node.tag_ids", 5)),
+        # the children of a listed parent: of a type, of every type (a block among them)
+        ("Article", ("node.parent", BLOG)),
+        (ALL_TYPES, ("node.parent", BLOG)),
+        (ALL_TYPES, ("node.parent", ARCHIVE)),
+        ("Page", ("node.parent", ARCHIVE)),  # none of that type
     ],
 )
 def test_a_listing_page_is_the_index_page_at_every_moment(small_chunks, tier, node_type, tag):
@@ -161,7 +175,10 @@ def test_a_listing_page_is_the_index_page_at_every_moment(small_chunks, tier, no
                 visible = (None, True, False)[number % 3]
                 query = plain_query(node_type, locale, tag, denied, visible)
                 listed += check(generation, query, visibility, pages)
-    assert listed > (100 if tier == "mongomock" else 10)
+    if node_type == "Page" and tag == ("node.parent", ARCHIVE):
+        assert listed == 0  # an empty scope of a listed parent: no calendar, no listing
+    else:
+        assert listed > (100 if tier == "mongomock" else 10)
 
 
 @pytest.mark.parametrize("locale", ["en", "fr", {"$in": ["fr", "en"]}])
@@ -347,6 +364,13 @@ URLS = [
     "/api/articles?publishedAt[after]=2030-01-01&order[publishedAt]=desc",
     "/api/articles?publishedAt[before]=2099-12-31&order[publishedAt]=desc&itemsPerPage=0",
     "/api/articles?publishedAt[archive]=2023&order[publishedAt]=desc&itemsPerPage=50&page=9",
+    # the children of a listed parent (by id or by name), and of one that is not (the index)
+    "/api/articles?node.parent=17&order[publishedAt]=desc&itemsPerPage=3&page=2",
+    "/api/nodes_sources?node.parent=/api/nodes/60&_locale=en",
+    "/api/articles?node.parent.nodeName=blog&order[node.position]=desc&itemsPerPage=4&page=2",
+    "/api/articles?node.parent=17&publishedAt[archive]=2024&order[publishedAt]=asc",
+    "/api/nodes_sources?node.parent=17&node.visible=false&order[publishedAt]=desc",
+    "/api/nodes_sources?node.parent=1",
 ]
 
 
@@ -409,7 +433,8 @@ def walk(read, page_size: int, key: str | None) -> list[list[int]]:
 def cursor_walks(generation, query, visibility, page_size, order, descending):
     sort, key = index_sort(order, descending)
     index = order_index(query, key)
-    scope = calendar.plain_scope(query, TAG_IDS, dated=order is listings.DATE)
+    parents = generation.listed_parents()
+    scope = calendar.plain_scope(query, TAG_IDS, dated=order is listings.DATE, parents=parents)
     assert scope is not None
 
     def by_index_read(after, limit):
@@ -428,8 +453,9 @@ def cursor_walks(generation, query, visibility, page_size, order, descending):
 
 @pytest.mark.parametrize(
     ("node_type", "tag"),
-    [("Article", None), (ALL_TYPES, None), ("Article", ("node.tag_slugs", "news"))],
-)
+    [("Article", None), (ALL_TYPES, None), ("Article", ("node.tag_slugs", "news")),
+     (ALL_TYPES, ("node.parent", BLOG))],
+)  # fmt: skip
 def test_a_cursor_walk_of_a_listing_is_the_index_walk_at_every_moment(
     small_chunks, tier, node_type, tag
 ):
@@ -467,6 +493,7 @@ CURSOR_URLS = [
     "/api/articles?publishedAt[archive]=2024&order[publishedAt]=desc&itemsPerPage=2&cursor=",
     "/api/articles?publishedAt[after]=2024-04-01&publishedAt[before]=2024-09-30T12:00:00%2B02:00"
     "&order[publishedAt]=asc&_locale=en&itemsPerPage=1&cursor=",
+    "/api/nodes_sources?node.parent=17&order[publishedAt]=desc&itemsPerPage=2&cursor=",
 ]
 
 
@@ -685,3 +712,54 @@ def test_a_span_reads_the_chunks_of_its_edges_not_those_between(make_app, monkey
     body, count = commands(client, store, f"{MONTH[:-9]}after]={old}-15")
     # pointer, calendar, chunk 0, the old month's chunks (counted from its entries), sources
     assert count <= 6 and whole * 3 // 4 < body["hydra:totalItems"] < whole, count
+
+
+def test_the_parents_of_many_children_are_listed_and_only_they_are_plain(small_chunks):
+    _, _, generation = small_chunks
+    parents = generation.listed_parents()
+    assert parents == {BLOG, ARCHIVE}
+    chunks = generation.listing_chunks(
+        [listing_id("Article", "en", "parent=17", 0), listing_id(ALL_TYPES, "fr", "parent=60", 0)]
+    )
+    assert sorted(chunks) == ["*|fr|parent=60|0", "Article|en|parent=17|0"]
+    scope = calendar.plain_scope
+    base = {"locale": "en", "type": "Article"}
+    assert scope({**base, "node.parent": BLOG}, TAG_IDS, parents=parents).parent == BLOG
+    assert scope({**base, "node.parent": BLOG}, TAG_IDS) is None  # no listed parents given
+    for other in (
+        {"node.parent": HOME},  # 5 children: read along parent_* (at most PARENT_LISTED)
+        {"node.parent": {"$in": [BLOG, ARCHIVE]}},
+        {"node.parent": str(BLOG)},
+        {"node.parent": BLOG, "node.tag_ids": 1},  # a parent and a tag: no such listing
+        {"node.parent": BLOG, "node.home": False},
+    ):
+        assert scope({**base, **other}, TAG_IDS, parents=parents) is None, other
+
+
+def test_a_listed_parents_pages_and_archives_read_no_index(small_chunks, monkeypatch):
+    """Pages, cursor pages, totals and archives of a listed parent's children come from its
+    calendars and listings; a parent that is not listed is read along its `parent_*` index (and
+    so are /api/nodes_sources requests carrying the demo's hide_blocks clause: not plain)."""
+    app, _, generation = small_chunks
+    client = app.test_client()
+    urls = [
+        "/api/articles?node.parent=17&order[publishedAt]=desc&itemsPerPage=3&page=2",
+        "/api/articles?node.parent.nodeName=archive&order[node.position]=asc",
+        "/api/articles?node.parent=17&itemsPerPage=2&cursor=",
+        "/api/articles/archives?node.parent=17",
+    ]
+    answers = [client.get(url) for url in urls]
+    on_index = []
+    for name in ("sources_page", "publication_dates"):
+        original = getattr(type(generation), name)
+        monkeypatch.setattr(
+            type(generation), name,
+            lambda self, *a, _run=original, **k: on_index.append(a) or _run(self, *a, **k),
+        )  # fmt: skip
+    for url, answer in zip(urls, answers, strict=True):
+        assert client.get(url).json == answer.json, url
+        assert answer.status_code == 200, url
+    assert on_index == []
+    assert answers[0].json["hydra:totalItems"] > 3
+    assert client.get("/api/nodes_sources?node.parent=1").status_code == 200
+    assert len(on_index) == 1  # the home's 5 children: along parent_id

@@ -44,7 +44,7 @@ def _months(context: RequestContext, query: dict[str, Any], index: str) -> list[
     """`YYYY-MM` of the months having a matching source, newest first: from the calendar for a
     plain request (one lookup), else from the dates of every match along `index`."""
     generation, visibility = context.site.generation, context.visibility
-    scope = plain_scope(query, context.site.tag_ids)
+    scope = plain_scope(query, context.site.tag_ids, parents=context.site.listed_parents)
     if scope is not None:
         return calendar.months(calendar.read(generation, scope, visibility), scope, visibility)
     dates = generation.publication_dates(query, visibility, index=index)

@@ -3,8 +3,10 @@
 
 A request is *plain* when its filter names only its translations, at most one node type, the
 realms it may not see (what build_query adds without any filter parameter), the nodes'
-visibility (`node.visible`) and, with a type, at most one tag by equality
-(`node.nodesTags.tag=<id>` or `node.nodesTags.tag.tagName=<slug>`). Any other filter is
+visibility (`node.visible`) and either, with a type, at most one tag by equality
+(`node.nodesTags.tag=<id>` or `node.nodesTags.tag.tagName=<slug>`), or one parent by equality
+(`node.parent`) among the site's listed parents (those with more than PARENT_LISTED children;
+fewer are read along the `parent_*` indexes, a bounded range). Any other filter is
 answered by the indexed queries, whose cost follows the number of matches (docs/performance.md).
 """
 
@@ -16,14 +18,15 @@ from datetime import datetime
 from typing import Any
 
 from app.publication import Visibility
-from app.query_plan import ALL_TYPES
+from app.query_plan import ALL_TYPES, Group, parent_group
 from app.store import Generation
 
 # The stored paths of the tag filters (app/listing/sources.py compiles them).
 TAG_SLUGS = "node.tag_slugs"
 TAG_IDS = "node.tag_ids"
 VISIBLE = "node.visible"
-PLAIN_KEYS = frozenset({"locale", "type", "node.realm_ids", VISIBLE, TAG_SLUGS, TAG_IDS})
+PARENT = "node.parent"
+PLAIN_KEYS = frozenset({"locale", "type", "node.realm_ids", VISIBLE, TAG_SLUGS, TAG_IDS, PARENT})
 # The stored path of the publication date filters (`publishedAt[...]`).
 PUBLISHED_AT = "published_at"
 
@@ -50,8 +53,9 @@ class Span:
 @dataclass(frozen=True)
 class Scope:
     """What a plain request lists: a type (or ALL_TYPES), translations, realms denied to it, a
-    tag (None: any) and the nodes' visibility (None: either). `void`: a tag slug that no tag has
-    (slugs are unique and sources carry their tags' slugs: nothing matches). `span`: a range of
+    tag or a listed parent (None: any) and the nodes' visibility (None: either). `void`: a tag
+    slug that no tag has (slugs are unique and sources carry their tags' slugs: nothing
+    matches). `span`: a range of
     publication dates, which only the date listing answers (a calendar counts whole months:
     `total` and `months` take no span)."""
 
@@ -62,6 +66,12 @@ class Scope:
     void: bool = False
     span: Span | None = None
     visible: bool | None = None
+    parent: int | None = None
+
+    @property
+    def group(self) -> Group:
+        """The group of its calendars and listings besides type and translation."""
+        return self.tag if self.parent is None else parent_group(self.parent)
 
     def admits(self, realm_ids: list[int], visible: bool) -> bool:
         """Whether the request lists sources in these realms whose node has this visibility."""
@@ -99,16 +109,27 @@ def _span(condition: Any) -> Span | None:
 
 
 def plain_scope(
-    query: dict[str, Any], tag_ids: Mapping[str, int], *, dated: bool = False
+    query: dict[str, Any],
+    tag_ids: Mapping[str, int],
+    *,
+    dated: bool = False,
+    parents: frozenset[int] = frozenset(),
 ) -> Scope | None:
-    """The scope of a plain request's filter (`tag_ids`: the site's tag ids by slug); None when
-    it filters on anything else. With `dated`, a range of publication dates is plain too (the
-    scope's `span`)."""
+    """The scope of a plain request's filter (`tag_ids`: the site's tag ids by slug; `parents`:
+    its listed parents); None when it filters on anything else. With `dated`, a range of
+    publication dates is plain too (the scope's `span`)."""
     if dated and PUBLISHED_AT in query:
         span = _span(query[PUBLISHED_AT])
         rest = {key: value for key, value in query.items() if key != PUBLISHED_AT}
-        scope = plain_scope(rest, tag_ids) if span is not None else None
+        scope = plain_scope(rest, tag_ids, parents=parents) if span is not None else None
         return replace(scope, span=span) if scope is not None else None
+    if PARENT in query:
+        parent = query[PARENT]
+        rest = {key: value for key, value in query.items() if key != PARENT}
+        if type(parent) is not int or parent not in parents or TAG_IDS in rest or TAG_SLUGS in rest:
+            return None
+        scope = plain_scope(rest, tag_ids)
+        return replace(scope, parent=parent) if scope is not None else None
     tags = [key for key in (TAG_IDS, TAG_SLUGS) if key in query]
     if not set(query) <= PLAIN_KEYS or len(tags) > 1:
         return None
@@ -137,7 +158,7 @@ def read(generation: Generation, scope: Scope, visibility: Visibility) -> dict[s
     """The calendar of a scope: its translations' calendars in one read, merged (months newest
     first); an empty one when no source is in it."""
     found = [] if scope.void else generation.calendars(
-        scope.node_type, list(scope.locales), visibility, tag=scope.tag
+        scope.node_type, list(scope.locales), visibility, group=scope.group
     )  # fmt: skip
     if len(found) == 1:
         return found[0]

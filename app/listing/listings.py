@@ -24,7 +24,7 @@ from app.listing import calendar
 from app.listing.calendar import INF, Scope
 from app.listing.params import Page
 from app.publication import Visibility
-from app.query_plan import LISTING_ORDERS, listing_id
+from app.query_plan import LISTING_ORDERS, Group, listing_id
 from app.store import Generation
 
 # (published_at, source id, realm ids, node position: in the position order only, else None,
@@ -250,8 +250,8 @@ def _kept(
     return (e for e in merged if e[0] <= visibility.now and scope.admits(e[2], e[4]))
 
 
-def _key(scope: Scope, locale: str) -> tuple[str, str, int | None]:
-    return scope.node_type, locale, scope.tag
+def _key(scope: Scope, locale: str) -> tuple[str, str, Group]:
+    return scope.node_type, locale, scope.group
 
 
 def _heads(scope: Scope, order: Order) -> dict[str, str]:
@@ -295,7 +295,7 @@ def _numbers(
 def _entries(
     generation: Generation,
     chunks: dict[str, dict[str, Any]],
-    key: tuple[str, str, int | None],
+    key: tuple[str, str, Group],
     numbers: list[int],
     order: str,
     forward: bool,

@@ -230,7 +230,10 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
     # materialised listings serve the page (app/listing/listings.py); by date, a range of
     # publication dates too (contiguous in the date listing)
     order = listings.serves(context.visibility, sort)
-    scope = plain_scope(query, context.site.tag_ids, dated=order is listings.DATE)
+    site = context.site
+    scope = plain_scope(
+        query, site.tag_ids, dated=order is listings.DATE, parents=site.listed_parents
+    )
     listed = scope if order is not None else None
     descending = sort[0][1] < 0
     if token is not None:
