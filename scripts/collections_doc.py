@@ -168,14 +168,14 @@ both keys are bounded, docs/performance.md), as do breadcrumbs for the ancestors
 `locale`, `type` (and `node.tag_ids` `$all`), newest `published_at` first (`feed`); collections page
 by `locale` and `type` in `published_at` order (`feed`), `node.position` order (`position`) or `_id`
 order (`type_id`), across types by `locale` alone (`status_published`, `status_position`,
-`status_id`), and a parent's children (`node.parent`) by parent (`parent_published`,
-`parent_position`, `parent_id`); the site model reads the home of each translation (`node.home:
-true`, `home`), the `privacy` / `legal` pages (`node.node_name`, `node_name`) and the publication
-dates still to come (`published_at` `$gt` now, `published_at`); common content reads the root menus
-and footers (`node.parent: null`, by `type` and `locale`, in `node.position` order:
-`parent_position`). The `url` index serves inspection: `db.sources_v1.find({{url: "/about"}})`.
-tests/test_indexes.py checks that every query of a crawl of the demo site names (`cursor.hint`) the
-index that serves it.""",
+`status_id`), and a parent's children (`node.parent`) by parent (`parent_position`, `parent_id`: at
+most 100 children, sorted after the read; a larger parent has listings); the site model reads the
+home of each translation (`node.home: true`, `home`), the `privacy` / `legal` pages
+(`node.node_name`, `node_name`) and the publication dates still to come (`published_at` `$gt` now,
+`published_at`); common content reads the root menus and footers (`node.parent: null`, by `type` and
+`locale`, in `node.position` order: `parent_position`). The `url` index serves inspection:
+`db.sources_v1.find({{url: "/about"}})`. tests/test_indexes.py checks that every query of a crawl of
+the demo site names (`cursor.hint`) the index that serves it.""",
     "paths": """\
 Every resolvable path and every redirection, each to its target; `_id` is the path, so resolving a
 path is one indexed find (`Generation.path()`, once per internal redirection hop) followed by the

@@ -4,8 +4,12 @@ FerretDB (the real tier) evaluates most filters after a full scan, so the tests 
 index use on it; this model states the rule the indexes are designed to: a query is served by an
 index when the index's leading key is bounded by the filter (equality, `$in` or a range), and, when
 the query sorts, the sort keys follow the index's equality prefix in the index's order or in its
-exact reverse (no in-memory sort). The `_id` index serves any equality or `$in` on `_id` (without
-a sort, or sorted by `_id`), and a whole read in `_id` order.
+exact reverse (no in-memory sort), unless that prefix binds a key of SMALL_RANGES: a parent's
+children are at most PARENT_LISTED (a parent with more is read from its listings), so they are
+sorted after the read. Among the indexes that serve a query, the one that binds the most keys by
+equality wins, then one that binds a key of SMALL_RANGES (the trial run's few entries), then one
+that needs no sort, then the first declared. The `_id` index serves any equality or `$in` on `_id`
+(without a sort, or sorted by `_id`), and a whole read in `_id` order.
 
 Every read of the store names this model's choice with `cursor.hint` (tests/test_indexes.py).
 """
@@ -20,6 +24,8 @@ IN = "in"  # {$in: [...]}: MongoDB merges the sorted runs of each value
 RANGE = "range"  # $gt, $gte, $lt, $lte
 RESIDUAL = "residual"  # anything else ($ne, $nin, $all, ...): checked on the fetched documents
 RANGE_OPERATORS = {"$gt", "$gte", "$lt", "$lte"}
+# Keys whose equality bounds a read to a few entries (app.query_plan.PARENT_LISTED at most).
+SMALL_RANGES = {"node.parent"}
 
 
 @dataclass
@@ -71,7 +77,8 @@ def bounded_fields(query: Query, keys: list[tuple[str, int]]) -> list[str] | Non
     prefix = 0
     while prefix < len(keys) and predicates.get(keys[prefix][0]) in (EQUALITY, IN):
         prefix += 1
-    if query.sort and not _sort_follows(keys[prefix:], query.sort):
+    small = any(key in SMALL_RANGES for key, _ in keys[:prefix])
+    if query.sort and not small and not _sort_follows(keys[prefix:], query.sort):
         return None
     fields = [key for key, _ in keys[:prefix]]
     if prefix < len(keys) and predicates.get(keys[prefix][0]) == RANGE:
@@ -90,12 +97,14 @@ def serving_index(query: Query, indexes: dict[str, list[tuple[str, int]]]) -> st
     # the index with the longest equality prefix (the most selective bound, as the planner's trial
     # run would find); ties: the first declared
     predicates = shape(query.filter)
-    best, most = None, -1
+    best, most = None, (-1, False, False)
     for name, keys in indexes.items():
         fields = bounded_fields(query, keys)
         if not fields:
             continue
         prefix = sum(1 for f in fields if predicates.get(f) in (EQUALITY, IN))
-        if prefix > most:
-            best, most = name, prefix
+        small = any(f in SMALL_RANGES for f in fields[:prefix])
+        ordered = not query.sort or _sort_follows(keys[prefix:], query.sort)
+        if (prefix, small, ordered) > most:
+            best, most = name, (prefix, small, ordered)
     return best

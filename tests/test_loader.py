@@ -151,7 +151,7 @@ def test_generation_has_every_collection_and_index(fresh):
     info = store.index_information(version)
     assert set(info) == set(KINDS)
     assert set(info["sources"]) == {
-        "_id_", "node_locale", "parent_published", "parent_id", "parent_position", "feed",
+        "_id_", "node_locale", "parent_id", "parent_position", "feed",
         "position", "type_id", "status_id", "status_published", "status_position", "home",
         "node_name", "published_at", "url"
     }  # fmt: skip
