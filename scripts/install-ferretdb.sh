@@ -10,15 +10,23 @@ VERSION=v1.24.2
 export GOTOOLCHAIN="${GOTOOLCHAIN:-go1.24.3}"
 BIN="$(go env GOPATH)/bin/ferretdb"
 
-if [ -x "$BIN" ] && "$BIN" --version 2>/dev/null | grep -q "${VERSION}"; then
+# The first line of `ferretdb --version` when the binary starts, else nothing. Read whole, then
+# matched: `--version | grep -q` or `| head -1` can end the pipe early (SIGPIPE, status 141).
+installed_version() {
+  local out
+  out="$("$BIN" --version 2>/dev/null || true)"
+  printf '%s\n' "${out%%$'\n'*}"
+}
+
+if [ -x "$BIN" ] && [[ "$(installed_version)" == *"${VERSION}"* ]]; then
   echo "ferretdb ${VERSION} already installed at ${BIN}"
   exit 0
 fi
 
 echo "installing ferretdb ${VERSION} (first build takes a few minutes)..."
 if go install "github.com/FerretDB/FerretDB/cmd/ferretdb@${VERSION}" \
-    && "$BIN" --version 2>/dev/null | grep -q "${VERSION}"; then
-  "$BIN" --version | head -1
+    && [[ "$(installed_version)" == *"${VERSION}"* ]]; then
+  installed_version
   exit 0
 fi
 
@@ -30,4 +38,6 @@ chmod -R u+w "$work"
 echo "${VERSION}" > "$work/build/version/version.txt"
 (cd "$work" && GOFLAGS=-mod=mod go build -o "$BIN" ./cmd/ferretdb)
 rm -rf "$work"
-"$BIN" --version | head -1
+version="$(installed_version)"
+echo "${version}"
+[[ "${version}" == *"${VERSION}"* ]] || { echo "the built ferretdb does not start" >&2; exit 1; }
