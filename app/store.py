@@ -36,7 +36,8 @@ LIVE_ID = "live"
 # when readers come to rely on something older loaders did not write. A pointer without it was
 # written before it existed: layout 1. Layout 2: calendars grouped by `visible`, listing chunks
 # with `hidden` positions (plain collection pages filter node.visible from them). Layout 3: the
-# `parent_*` indexes of `sources` (reads name them with `hint`, which fails without them).
+# `parent_*` indexes of `sources` and `node_name` of `nodes` (reads name them with `hint`, which
+# fails without them), and the listed parents' calendars and listings.
 LAYOUT = 3
 
 
