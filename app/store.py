@@ -37,8 +37,10 @@ LIVE_ID = "live"
 # written before it existed: layout 1. Layout 2: calendars grouped by `visible`, listing chunks
 # with `hidden` positions (plain collection pages filter node.visible from them). Layout 3: the
 # `parent_*` indexes of `sources` and `node_name` of `nodes` (reads name them with `hint`, which
-# fails without them), and the listed parents' calendars and listings.
-LAYOUT = 3
+# fails without them), and the listed parents' calendars and listings. Layout 4: calendar groups
+# and listing realm entries with `block` (the hide_blocks clause is plain), and calendars and
+# listings per tag across types (`*`).
+LAYOUT = 4
 
 
 def layout_of(pointer: dict[str, Any]) -> int:

@@ -212,35 +212,38 @@ sources from `sources` by `_id` `$in`. So a search costs what its words' first c
 whatever the number of sources holding them (docs/performance.md, bounded search).""",
     "calendars": """\
 Materialised calendars (app/fixture/calendars.py): for each node type and translation, for each
-translation across types (`*`), and for each node type, translation and tag that a source of that
-type and translation carries, and each visibility class (`public`: published; `preview`: every
-status preview shows), the months that have dated sources, newest first, with per realm set
-(`realm_ids`) and node visibility (`visible`) the number of sources (`count`) and their earliest and
-latest `published_at` (`first`, `last`), and the undated sources per realm set and visibility
+translation across types (`*`), and for each node type (and `*`), translation and tag that a source
+of that type and translation carries, and each visibility class (`public`: published; `preview`:
+every status preview shows), the months that have dated sources, newest first, with per realm set
+(`realm_ids`), node visibility (`visible`) and `block` (blocks, sources that are not reachable, in
+a realm: a `hide_blocks` realm hides them) the number of sources (`count`) and their earliest and
+latest `published_at` (`first`, `last`), and the undated sources per the same groups
 (`undated`). `_id` is `<type>|<locale>|<class>`, and
 `<type>|<locale>|<class>|tag=<tag id>` for a tag; a listed parent's children (listings, below)
 have theirs per type and across types, `<type or *>|<locale>|<class>|parent=<node id>`. Archives
-and the `hydra:totalItems` of *plain* collections (no filter but the translation, one type, the
-nodes' visibility and at most one tag or one listed parent by equality: `/api/articles/archives`,
-`/api/articles?node.nodesTags.tag.tagName=news&node.visible=1`, `/api/articles?node.parent=<blog>`)
-read the calendars of
+and the `hydra:totalItems` of *plain* collections (no filter but the translation, at most one type,
+the nodes' visibility, the realms denied or hiding blocks, and at most one tag or one listed parent
+by equality: `/api/articles/archives`,
+`/api/articles?node.nodesTags.tag.tagName=news&node.visible=1`, `/api/articles?node.parent=<blog>`,
+`/api/nodes_sources?node.nodesTags.tag=/api/tags/1`) read the calendars of
 their translations in one read by `_id` instead of every matching source: a month is listed when an
 allowed realm set has `first <= now`, and the total is the allowed counts minus the sources still to
 come, which the first listing chunks (below) or one indexed count give only when an allowed `last`
 is after now. Other filters query `sources` (docs/performance.md, bounded counts and archives).""",
     "listings": f"""\
-Materialised listings (app/fixture/listings.py): for each node type, translation and tag (or no
-tag), for each translation across types (`*`, no tag), and, for each *listed parent* (a node with
+Materialised listings (app/fixture/listings.py): for each node type (and across types, `*`),
+translation and tag (or no tag), and, for each *listed parent* (a node with
 more than {PARENT_LISTED} children: a blog), per type and across types, its children, the published
 sources that have a `published_at`, in three orders: `date`, newest first (`published_at` then
 `_id`, descending: the `feed` index order), `id`, the default order of collections (`_id` ascending:
 the order of the `type_id` and `status_id` indexes), and `position` (`node.position` then `_id`,
 ascending: the `position` index order). Each is cut in chunks of {LISTING_CHUNK} entries held as
 parallel arrays, `ids`, `published_at` and, by position, `positions`, with the realms of the entries
-that have some (`realms`: `{{at: <position in the chunk>, ids: [...]}}`, documents, as FerretDB
-stores no arrays of arrays) and the positions of the entries whose node is not visible (`hidden`:
-`node.visible`). `_id` is `<type>|<locale>|<tag id or ->|<chunk number>` in date order and
-`<type>|<locale>|<tag id or ->|<order>|<chunk number>` in the `id` and `position` orders (a listed
+that have some (`realms`: `{{at: <position in the chunk>, ids: [...], block: <not reachable>}}`,
+documents, as FerretDB stores no arrays of arrays; a `hide_blocks` realm hides blocks) and the
+positions of the entries whose node is not visible (`hidden`: `node.visible`). `_id` is
+`<type>|<locale>|<tag id or ->|<chunk number>` in date order and `<type>|<locale>|<tag id or
+->|<order>|<chunk number>` in the `id` and `position` orders (a listed
 parent's: `parent=<node id>` in place of the tag); chunk 0 also holds the number of chunks
 (`chunks`) and the first entry of every chunk (`starts`: `published_at`, `ids` and, by position,
 `positions`, where a keyset cursor page begins), and exists for every scope that has a source, even

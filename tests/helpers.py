@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.listing import calendar
 from app.query_plan import ALL_TYPES
 
 WR = "/api/web_response_by_path"
@@ -78,11 +79,13 @@ def plain_query(
     tag: tuple[str, Any] | None,
     denied: list[int],
     visible: bool | None = None,
+    hiding: list[int] | None = None,
 ):
     """The filter app/listing/sources.build_query gives a plain collection request: its
     translations, its type (none for ALL_TYPES), at most one tag (stored path, value), the
-    nodes' visibility (`node.visible`, None: either) and the realms denied to it (calendars and
-    listings answer it)."""
+    nodes' visibility (`node.visible`, None: either), the realms denied to it and those whose
+    blocks are hidden from it (`hiding`: the hide_blocks clause) (calendars and listings answer
+    it)."""
     query: dict[str, Any] = {"locale": locale}
     if node_type != ALL_TYPES:
         query["type"] = node_type
@@ -92,4 +95,6 @@ def plain_query(
         query["node.visible"] = visible
     if denied:
         query["node.realm_ids"] = {"$nin": denied}
+    if hiding:
+        query["$and"] = [calendar.hide_blocks_clause(hiding)]
     return query

@@ -75,27 +75,38 @@ def by_calendar(generation, query, visibility):
 LOCALES = ("en", "fr", {"$in": ["en", "fr"]}, {"$in": ["fr", "en", "de"]})
 
 
+# the demo's realm whose blocks a request without ROLE_PREMIUM does not see (hide_blocks): it
+# covers a page and its two content blocks
+PREMIUM = 2
+
+
 @pytest.mark.parametrize(
-    ("node_type", "tag", "denied", "every_date"),
+    ("node_type", "tag", "denied", "hiding", "every_date"),
     [
-        ("Article", None, [], True),
-        (ALL_TYPES, None, [1, 2], True),
-        ("Page", None, [1], False),
-        (ALL_TYPES, None, [2], False),
-        ("Article", ("node.tag_slugs", "news"), [], True),
-        ("Article", ("node.tag_ids", 5), [1], True),
-        ("Article", ("node.tag_ids", 99), [], False),
-        ("ArticleFeedBlock", ("node.tag_slugs", "news"), [2], False),
+        ("Article", None, [], None, True),
+        (ALL_TYPES, None, [1, 2], None, True),
+        ("Page", None, [1], None, False),
+        (ALL_TYPES, None, [2], None, False),
+        (ALL_TYPES, None, [], [PREMIUM], True),  # /api/nodes_sources without ROLE_PREMIUM
+        (ALL_TYPES, None, [1], [PREMIUM, 7], False),
+        ("ContentBlock", None, [], [PREMIUM], False),
+        ("Article", ("node.tag_slugs", "news"), [], None, True),
+        ("Article", ("node.tag_ids", 5), [1], None, True),
+        ("Article", ("node.tag_ids", 99), [], None, False),
+        ("ArticleFeedBlock", ("node.tag_slugs", "news"), [2], None, False),
+        # a tag across types (/api/nodes_sources?node.nodesTags.tag=...)
+        (ALL_TYPES, ("node.tag_slugs", "news"), [], [PREMIUM], True),
+        (ALL_TYPES, ("node.tag_ids", 3), [1], None, False),
     ],
 )
-def test_calendars_answer_as_the_queries(generation, node_type, tag, denied, every_date):
+def test_calendars_answer_as_the_queries(generation, node_type, tag, denied, hiding, every_date):
     checked = 0
     for number, moment in enumerate(moments(generation, every_date=every_date)):
         for preview in (False, True):
             for n, locale in enumerate(LOCALES):
                 # the nodes' visibility (node.visible) rotates: either, visible, invisible
                 visible = (None, True, False)[(number + n) % 3]
-                query = plain_query(node_type, locale, tag, denied, visible)
+                query = plain_query(node_type, locale, tag, denied, visible, hiding)
                 visibility = Visibility(now=moment, preview=preview)
                 expected = by_query(generation, query, visibility)
                 assert by_calendar(generation, query, visibility) == expected, (
@@ -130,7 +141,12 @@ def test_a_slug_that_no_tag_has_matches_nothing_without_a_read(generation, store
         {"locale": "en", "type": "Article", "node.tag_ids": True},
         {"locale": "en", "type": "Article", "node.tag_slugs": {"$in": ["news"]}},
         {"locale": "en", "type": "Article", "node.tag_slugs": "news", "node.tag_ids": 1},
-        {"locale": "en", "node.tag_slugs": "news"},  # tag calendars are per type
+        # the hide_blocks clause alone, and no other clause
+        {"locale": "en", "$and": [calendar.hide_blocks_clause([2]), {"node.parent": 1}]},
+        {"locale": "en", "$and": [{"$or": [{"reachable": True}, {"node.realm_ids": 2}]}]},
+        {"locale": "en", "$and": [{"$or": [{"reachable": 0}, {"node.realm_ids": {"$nin": [2]}}]}]},
+        {"locale": "en", "$and": [{"node.realm_ids": {"$nin": [2]}}]},
+        {"locale": "en", "$and": []},
     ],
 )
 def test_a_filtered_request_is_not_plain(query):

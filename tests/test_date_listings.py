@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 from datetime import UTC, datetime, timedelta
+from unittest.mock import ANY
 
 import pytest
 
@@ -23,6 +24,7 @@ from tests.conftest import JWT_SECRET, demo_site
 from tests.helpers import node, plain_query
 
 DENY = 1  # the demo's deny realm (a password opens it)
+PREMIUM = 2  # the demo's hide_blocks realm (ROLE_PREMIUM): a page and its two content blocks
 PASSWORD = {"Authorization": "PasswordQuery letmein"}
 BEARER = {
     "Authorization": "Bearer " + mint_token(JWT_SECRET, "ann", ["ROLE_PREMIUM"], timedelta(hours=1))
@@ -59,6 +61,7 @@ def listing_site() -> dict:
         site["nodes"].append(twin)
     deny = next(r for r in site["realms"] if r["id"] == DENY)
     deny["nodes"].append({"node": node(site, "volunteer-stories")["id"], "inheritance": "auto"})
+    node(site, "premium-report")["tags"] = [1]  # a tagged block that the Premium realm hides
     return site
 
 
@@ -150,20 +153,27 @@ def check(generation, query, visibility, pages) -> int:
 
 
 @pytest.mark.parametrize(
-    ("node_type", "tag"),
+    ("node_type", "tag", "hiding"),
     [
-        ("Article", None),
-        (ALL_TYPES, None),
-        ("Article", ("node.tag_slugs", "news")),
-        ("Article", ("node.tag_ids", 5)),
+        ("Article", None, None),
+        (ALL_TYPES, None, None),
+        ("Article", ("node.tag_slugs", "news"), None),
+        ("Article", ("node.tag_ids", 5), None),
+        # /api/nodes_sources without ROLE_PREMIUM: the hide_blocks clause, a tag across types
+        (ALL_TYPES, None, [PREMIUM]),
+        (ALL_TYPES, ("node.tag_slugs", "news"), [PREMIUM]),
+        (ALL_TYPES, ("node.tag_ids", 3), None),
+        ("ContentBlock", None, [PREMIUM]),
         # the children of a listed parent: of a type, of every type (a block among them)
-        ("Article", ("node.parent", BLOG)),
-        (ALL_TYPES, ("node.parent", BLOG)),
-        (ALL_TYPES, ("node.parent", ARCHIVE)),
-        ("Page", ("node.parent", ARCHIVE)),  # none of that type
+        ("Article", ("node.parent", BLOG), None),
+        (ALL_TYPES, ("node.parent", BLOG), [PREMIUM]),
+        (ALL_TYPES, ("node.parent", ARCHIVE), None),
+        ("Page", ("node.parent", ARCHIVE), None),  # none of that type
     ],
 )
-def test_a_listing_page_is_the_index_page_at_every_moment(small_chunks, tier, node_type, tag):
+def test_a_listing_page_is_the_index_page_at_every_moment(
+    small_chunks, tier, node_type, tag, hiding
+):
     _, _, generation = small_chunks
     pages = [Page(1, 3), Page(3, 2)]
     listed = 0
@@ -173,7 +183,7 @@ def test_a_listing_page_is_the_index_page_at_every_moment(small_chunks, tier, no
             for denied in ([], [DENY]):
                 # the nodes' visibility (node.visible) rotates: either, visible, invisible
                 visible = (None, True, False)[number % 3]
-                query = plain_query(node_type, locale, tag, denied, visible)
+                query = plain_query(node_type, locale, tag, denied, visible, hiding)
                 listed += check(generation, query, visibility, pages)
     if node_type == "Page" and tag == ("node.parent", ARCHIVE):
         assert listed == 0  # an empty scope of a listed parent: no calendar, no listing
@@ -216,7 +226,9 @@ def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
     by_id = chunks[listing_id("Article", "en", 1, 0, "id")]
     assert by_id["_id"] == "Article|en|1|id|0" and by_id["ids"] == [1901, 2001]
     assert by_id["starts"]["ids"] == [1901, 2201, 2601, 3001, 6301, 6601]
-    assert chunks[listing_id("Article", "en", 1, 1, "id")]["realms"] == [{"at": 1, "ids": [DENY]}]
+    assert chunks[listing_id("Article", "en", 1, 1, "id")]["realms"] == [
+        {"at": 1, "ids": [DENY], "block": False}
+    ]
     head = chunks[listing_id("Article", "en", 1, 0)]
     assert head["chunks"] == 6
     assert head["published_at"][0] == datetime(2099, 1, 1, tzinfo=UTC)
@@ -229,7 +241,7 @@ def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
     assert head["starts"]["published_at"][0] == datetime(2099, 1, 1, tzinfo=UTC)
     # realms only for the entries that have some: 2401 (the deny realm), 2nd of chunk 1
     assert [chunks[listing_id("Article", "en", 1, n)]["realms"] for n in range(3)] == [
-        [], [{"at": 1, "ids": [DENY]}], []
+        [], [{"at": 1, "ids": [DENY], "block": False}], []
     ]  # fmt: skip
     assert "chunks" not in chunks[listing_id("Article", "en", 1, 1)]
     # across types: every published dated source of the translation, pages and blocks too
@@ -252,8 +264,14 @@ def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
     assert by_position["starts"]["positions"] == [keyed[n][0] for n in range(0, len(keyed), 2)]
     assert chunks[listing_id("Article", "en", 7, 0, "id")]["ids"] == []
     assert set(entries(ALL_TYPES, "en", None, "id")) == set(every)
-    # no listing across types per tag (the calendars and listings of a tag are per type)
-    assert not [key for key in chunks if key.startswith(f"{ALL_TYPES}|en|1|")]
+    # a tag across types: its articles, the feed block asking for it (801) and the tagged block,
+    # whose realm entry marks it a block (the Premium realm hides it without ROLE_PREMIUM)
+    block = node(listing_site(), "premium-report")["sources"]["en"]["id"]
+    assert set(entries(ALL_TYPES, "en", 1)) == {*entries("Article", "en", 1), 801, block}
+    parts = [chunks[key] for key in chunks if key.startswith(f"{ALL_TYPES}|en|1|")]
+    assert [
+        realm for part in parts for realm in part["realms"] if part["ids"][realm["at"]] == block
+    ] == [{"at": ANY, "ids": [PREMIUM], "block": True}] * 3  # in each order
 
 
 def commands(client, store, url, headers=None):
@@ -371,6 +389,13 @@ URLS = [
     "/api/articles?node.parent=17&publishedAt[archive]=2024&order[publishedAt]=asc",
     "/api/nodes_sources?node.parent=17&node.visible=false&order[publishedAt]=desc",
     "/api/nodes_sources?node.parent=1",
+    # /api/nodes_sources: the hide_blocks clause (no ROLE_PREMIUM) and a tag across types
+    "/api/nodes_sources?_locale=en&order[publishedAt]=desc&itemsPerPage=4&page=2",
+    "/api/nodes_sources?itemsPerPage=5&page=4",
+    "/api/nodes_sources?node.nodesTags.tag.tagName=news&order[publishedAt]=asc&itemsPerPage=3",
+    "/api/nodes_sources?node.nodesTags.tag=/api/tags/1&order[node.position]=desc&_locale=en",
+    "/api/nodes_sources/archives?node.nodesTags.tag.tagName=news",
+    "/api/nodes_sources/archives?_locale=en",
 ]
 
 
@@ -738,8 +763,9 @@ def test_the_parents_of_many_children_are_listed_and_only_they_are_plain(small_c
 
 def test_a_listed_parents_pages_and_archives_read_no_index(small_chunks, monkeypatch):
     """Pages, cursor pages, totals and archives of a listed parent's children come from its
-    calendars and listings; a parent that is not listed is read along its `parent_*` index (and
-    so are /api/nodes_sources requests carrying the demo's hide_blocks clause: not plain)."""
+    calendars and listings, and so do /api/nodes_sources requests carrying the demo's
+    hide_blocks clause (anonymous) or a tag across types; a parent that is not listed is read
+    along its `parent_*` index."""
     app, _, generation = small_chunks
     client = app.test_client()
     urls = [
@@ -747,6 +773,10 @@ def test_a_listed_parents_pages_and_archives_read_no_index(small_chunks, monkeyp
         "/api/articles?node.parent.nodeName=archive&order[node.position]=asc",
         "/api/articles?node.parent=17&itemsPerPage=2&cursor=",
         "/api/articles/archives?node.parent=17",
+        "/api/nodes_sources?node.parent=17&order[publishedAt]=desc",
+        "/api/nodes_sources?_locale=en&itemsPerPage=4&page=3",
+        "/api/nodes_sources?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&cursor=",
+        "/api/nodes_sources/archives?node.nodesTags.tag=/api/tags/1",
     ]
     answers = [client.get(url) for url in urls]
     on_index = []

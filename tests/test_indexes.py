@@ -41,6 +41,7 @@ COLLECTION_QUERIES = [
     "?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&itemsPerPage=3&page=2",
     "?order[node.position]=desc&_locale=fr",
     "?order[node.position]=desc&node.home=false",  # a filter: the `position` index
+    "?order[publishedAt]=desc&title=e",  # a filter: `feed`, or `status_published` across types
     "?order[publishedAt]=DESC&publishedAt[archive]=2024&node.parent=17&title=a",
     "?node.parent=/api/nodes/17",  # a parent's children: the `parent_*` indexes
     "?node.parent[]=17&node.parent[]=1&order[node.position]=asc&itemsPerPage=2",
@@ -57,6 +58,7 @@ LISTINGS = [
     "/api/articles/archives",
     "/api/articles/archives?_locale=fr&node.nodesTags.tag.tagName=jazz",
     "/api/nodes_sources/archives?publishable=true",
+    "/api/nodes_sources/archives?title=e",  # a filter: the dates on `status_published`
     "/api/documents",
     "/api/documents?mimeType=image/jpeg&filename=a&itemsPerPage=1&page=2",
     "/api/tags?parent.id=2",

@@ -2,9 +2,10 @@
 (app/fixture/calendars.py) instead of reading every matching source.
 
 A request is *plain* when its filter names only its translations, at most one node type, the
-realms it may not see (what build_query adds without any filter parameter), the nodes'
-visibility (`node.visible`) and either, with a type, at most one tag by equality
-(`node.nodesTags.tag=<id>` or `node.nodesTags.tag.tagName=<slug>`), or one parent by equality
+realms it may not see (what build_query adds without any filter parameter), the blocks hidden
+from it (the hide_blocks clause: `hide_blocks_clause`), the nodes' visibility (`node.visible`) and
+either at most one tag by equality (`node.nodesTags.tag=<id>` or
+`node.nodesTags.tag.tagName=<slug>`), or one parent by equality
 (`node.parent`) among the site's listed parents (those with more than PARENT_LISTED children;
 fewer are read along the `parent_*` indexes, a bounded range). Any other filter is
 answered by the indexed queries, whose cost follows the number of matches (docs/performance.md).
@@ -27,6 +28,8 @@ TAG_IDS = "node.tag_ids"
 VISIBLE = "node.visible"
 PARENT = "node.parent"
 PLAIN_KEYS = frozenset({"locale", "type", "node.realm_ids", VISIBLE, TAG_SLUGS, TAG_IDS, PARENT})
+# Where app.listing.params.QueryBuilder puts a clause (the hide_blocks one).
+CLAUSES = "$and"
 # The stored path of the publication date filters (`publishedAt[...]`).
 PUBLISHED_AT = "published_at"
 
@@ -52,8 +55,9 @@ class Span:
 
 @dataclass(frozen=True)
 class Scope:
-    """What a plain request lists: a type (or ALL_TYPES), translations, realms denied to it, a
-    tag or a listed parent (None: any) and the nodes' visibility (None: either). `void`: a tag
+    """What a plain request lists: a type (or ALL_TYPES), translations, realms denied to it,
+    realms whose blocks are hidden from it (`hiding`: a hide_blocks realm not granted), a tag or a
+    listed parent (None: any) and the nodes' visibility (None: either). `void`: a tag
     slug that no tag has (slugs are unique and sources carry their tags' slugs: nothing
     matches). `span`: a range of
     publication dates, which only the date listing answers (a calendar counts whole months:
@@ -67,19 +71,45 @@ class Scope:
     span: Span | None = None
     visible: bool | None = None
     parent: int | None = None
+    hiding: frozenset[int] = frozenset()
 
     @property
     def group(self) -> Group:
         """The group of its calendars and listings besides type and translation."""
         return self.tag if self.parent is None else parent_group(self.parent)
 
-    def admits(self, realm_ids: list[int], visible: bool) -> bool:
-        """Whether the request lists sources in these realms whose node has this visibility."""
-        return not self.denied.intersection(realm_ids) and self.visible in (None, visible)
+    def admits(self, realm_ids: list[int], visible: bool, block: bool) -> bool:
+        """Whether the request lists sources in these realms whose node has this visibility
+        (`block`: sources that are not reachable, which a hiding realm hides)."""
+        return (
+            not self.denied.intersection(realm_ids)
+            and self.visible in (None, visible)
+            and not (block and self.hiding.intersection(realm_ids))
+        )
 
     def allows(self, group: dict[str, Any]) -> bool:
         """Whether the request lists a calendar group's sources."""
-        return self.admits(group["realm_ids"], group["visible"])
+        return self.admits(group["realm_ids"], group["visible"], group["block"])
+
+
+def hide_blocks_clause(hidden: list[int]) -> dict[str, Any]:
+    """The clause of a collection that may list blocks (sources that are not reachable) when
+    hide_blocks realms are not granted to the request: reachable sources, or sources in none of
+    those realms."""
+    return {"$or": [{"reachable": True}, {"node.realm_ids": {"$nin": hidden}}]}
+
+
+def _hiding(clauses: Any) -> frozenset[int] | None:
+    """The realms of a query's clauses when they are one hide_blocks clause, else None."""
+    if not isinstance(clauses, list) or len(clauses) != 1:
+        return None
+    try:
+        hidden = clauses[0]["$or"][1]["node.realm_ids"]["$nin"]
+    except (KeyError, IndexError, TypeError):
+        return None
+    if not isinstance(hidden, list) or clauses[0] != hide_blocks_clause(hidden):
+        return None
+    return frozenset(hidden)
 
 
 def _locales(condition: Any) -> tuple[str, ...] | None:
@@ -118,6 +148,13 @@ def plain_scope(
     """The scope of a plain request's filter (`tag_ids`: the site's tag ids by slug; `parents`:
     its listed parents); None when it filters on anything else. With `dated`, a range of
     publication dates is plain too (the scope's `span`)."""
+    if CLAUSES in query:
+        hiding = _hiding(query[CLAUSES])
+        rest = {key: value for key, value in query.items() if key != CLAUSES}
+        if hiding is None:
+            return None
+        scope = plain_scope(rest, tag_ids, dated=dated, parents=parents)
+        return replace(scope, hiding=hiding) if scope is not None else None
     if dated and PUBLISHED_AT in query:
         span = _span(query[PUBLISHED_AT])
         rest = {key: value for key, value in query.items() if key != PUBLISHED_AT}
@@ -144,8 +181,6 @@ def plain_scope(
     if not tags:
         return scope
     value = query[tags[0]]
-    if node_type == ALL_TYPES:  # tag calendars and listings are per type
-        return None
     if tags[0] == TAG_IDS:
         return replace(scope, tag=value) if type(value) is int else None
     if not isinstance(value, str):

@@ -28,8 +28,8 @@ from app.query_plan import LISTING_ORDERS, Group, listing_id
 from app.store import Generation
 
 # (published_at, source id, realm ids, node position: in the position order only, else None,
-# node visible)
-Entry = tuple[Any, int, list[int], int | None, bool]
+# node visible, a block in a realm: Scope.admits)
+Entry = tuple[Any, int, list[int], int | None, bool, bool]
 
 
 @dataclass(frozen=True)
@@ -247,7 +247,7 @@ def _kept(
             merged = itertools.dropwhile(lambda e: order.key(e) <= start, merged)
         if stop is not None:
             merged = itertools.takewhile(lambda e: order.key(e) < stop, merged)
-    return (e for e in merged if e[0] <= visibility.now and scope.admits(e[2], e[4]))
+    return (e for e in merged if e[0] <= visibility.now and scope.admits(e[2], e[4], e[5]))
 
 
 def _key(scope: Scope, locale: str) -> tuple[str, str, Group]:
@@ -276,7 +276,7 @@ def _numbers(
     firsts = head["starts"]
     positions = firsts.get("positions") or [None] * len(firsts["ids"])
     starts = [
-        order.key((moment, source_id, [], position, True))
+        order.key((moment, source_id, [], position, True, False))
         for moment, source_id, position in zip(firsts["published_at"], firsts["ids"], positions,
                                                 strict=True)
     ]  # fmt: skip
@@ -309,7 +309,7 @@ def _entries(
         positions = chunk.get("positions") or [None] * len(chunk["ids"])
         entries = list(
             zip(chunk["published_at"], chunk["ids"], _realms(chunk), positions, _visible(chunk),
-                strict=True)
+                _blocks(chunk), strict=True)
         )  # fmt: skip
         yield from (entries if forward else reversed(entries))
 
@@ -329,8 +329,10 @@ def _scheduled(
             return None
         count += sum(
             1
-            for moment, realms, visible in zip(dates, _realms(head), _visible(head), strict=True)
-            if moment > visibility.now and scope.admits(realms, visible)
+            for moment, realms, visible, block in zip(
+                dates, _realms(head), _visible(head), _blocks(head), strict=True
+            )
+            if moment > visibility.now and scope.admits(realms, visible, block)
         )
     return count
 
@@ -341,6 +343,15 @@ def _realms(chunk: dict[str, Any]) -> list[list[int]]:
     for entry in chunk["realms"]:
         realms[entry["at"]] = entry["ids"]
     return realms
+
+
+def _blocks(chunk: dict[str, Any]) -> list[bool]:
+    """Whether each entry is a block (a source that is not reachable) in a realm: stored with
+    its realms (a hiding realm hides it)."""
+    blocks = [False] * len(chunk["ids"])
+    for entry in chunk["realms"]:
+        blocks[entry["at"]] = entry["block"]
+    return blocks
 
 
 def _visible(chunk: dict[str, Any]) -> list[bool]:

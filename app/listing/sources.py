@@ -179,7 +179,7 @@ def build_query(context: RequestContext, params: Params, route_: Route) -> dict[
             and not granted(r, context)
         ]
         if hidden:
-            builder.add_clause({"$or": [{"reachable": True}, {"node.realm_ids": {"$nin": hidden}}]})
+            builder.add_clause(calendar.hide_blocks_clause(hidden))
     _parents_by_id(builder.query, context)
     return builder.query
 
