@@ -74,3 +74,26 @@ def test_server_stopped_mid_run_then_back(tier):
         assert client.get("/readyz").status_code == 200
     finally:
         server.close()
+
+
+BUDGET_SPENT = "Service Unavailable: the database did not answer within 1e-06 ms."
+
+
+def test_a_request_past_its_database_time_budget_is_503(make_app, tier):
+    """QUERY_TIMEOUT_MS bounds the database time of a request on a server: past it, a 503
+    problem (the budget here is spent before the first read is sent: no timing involved); the
+    embedded store (the mongomock tier) is in-process and not limited. Health checks are not
+    content requests: no budget."""
+    app = make_app(QUERY_TIMEOUT_MS=1e-06, RESPONSE_CACHE=False)
+    client = app.test_client()
+    for url in ("/api/web_response_by_path?path=/about", "/api/articles", "/api/common_content"):
+        response = client.get(url)
+        if tier == "mongomock":
+            assert response.status_code == 200, url
+            continue
+        assert response.status_code == 503, url
+        assert response.headers["Content-Type"] == "application/problem+json"
+        assert problem_detail(response) == BUDGET_SPENT
+    assert client.get("/readyz").status_code == 200
+    unlimited = make_app(QUERY_TIMEOUT_MS=0).test_client()
+    assert get_path(unlimited, "/about").status_code == 200

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
+import pymongo
 from flask import Response, current_app, g, request
 
 from app.api import negotiation
@@ -81,7 +82,26 @@ def respond(
     context computing them), the cache key besides generation and path; by default every
     parameter in canonical order (app.api.redact.canonical_pairs), so that no parameter is ever
     answered from another's entry. `iri`: the `@id` of the response when it is not the request's
-    own path and query (web_response_by_path: its normalised `path` only)."""
+    own path and query (web_response_by_path: its normalised `path` only).
+
+    Its database reads share one time budget, QUERY_TIMEOUT_MS (app/config.py), past which the
+    request is a 503 (app/api/problems.py)."""
+    with pymongo.timeout(query_budget()):
+        return _respond(build, answer=answer, iri=iri)
+
+
+def query_budget() -> float | None:
+    """The seconds a request's database reads may take together (None: no limit)."""
+    limit = float(current_app.config["QUERY_TIMEOUT_MS"])
+    return limit / 1000 if limit > 0 else None
+
+
+def _respond(
+    build: Callable[[RequestContext], Reply],
+    *,
+    answer: tuple | Callable[[RequestContext], tuple] | None,
+    iri: str | None,
+) -> Response:
     context = request_context()
     if iri is not None:
         context.request_iri = iri

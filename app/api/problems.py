@@ -71,8 +71,16 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception) -> Response:
-        from pymongo.errors import ConnectionFailure
+        from pymongo.errors import ConnectionFailure, ExecutionTimeout
 
+        # the request's database time budget (app.api.caching.respond), spent before a read was
+        # sent or by the server (maxTimeMS); a socket timeout is a database that does not answer
+        if isinstance(error, ExecutionTimeout):
+            limit = app.config["QUERY_TIMEOUT_MS"]
+            _logged(503, f"database time budget spent: {type(error).__name__}")
+            return problem(
+                503, f"Service Unavailable: the database did not answer within {limit} ms."
+            )
         if isinstance(error, ConnectionFailure):
             _logged(503, f"database unreachable: {type(error).__name__}")
             return problem(503, "Service Unavailable: the database does not answer.")
