@@ -8,6 +8,7 @@ that stay bounded on engines that cannot walk an index in order (docs/performanc
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from pymongo import ASCENDING, DESCENDING
@@ -195,19 +196,31 @@ def calendar_id(node_type: str, locale: str, *, preview: bool, group: Group = No
     return f"{key}|{group}" if isinstance(group, str) else f"{key}|tag={group}"
 
 
-# Materialised listings (`listings`, written by app/fixture/listings.py): per (node type,
-# translation, tag or none), and per (ALL_TYPES, translation), the published dated sources in three
-# orders: `date`, newest first (published_at desc, _id desc: the `feed` index order), `id` (_id
-# asc: the default order of collections) and `position` (node.position asc, _id asc: the
-# `position` index order), LISTING_CHUNK entries per document, read by `_id` (collection pages,
-# app/listing/listings.py).
+# Materialised listings (`listings`, written by app/fixture/listings.py): per (node type or
+# ALL_TYPES, translation, group: none, a tag or a listed parent) and visibility class (`public`:
+# the published dated sources; `preview`: draft, pending and published, dated or not), the sources
+# in three orders: `date`, newest first (published_at desc, _id desc: the `feed` index order),
+# `id` (_id asc: the default order of collections) and `position` (node.position asc, _id asc:
+# the `position` index order), LISTING_CHUNK entries per document, read by `_id` (collection
+# pages, app/listing/listings.py).
 LISTING_CHUNK = 500
 # Each listing order, and whether it is stored descending.
 LISTING_ORDERS = {"date": True, "id": False, "position": False}
+# Where an undated source (preview only) sorts in the date order: before every date, as MongoDB
+# sorts a missing or null field (last when newest first).
+UNDATED = datetime.min.replace(tzinfo=UTC)
 
 
-def listing_id(node_type: str, locale: str, group: Group, number: int, order: str = "date") -> str:
-    key = f"{node_type}|{locale}|{'-' if group is None else group}"
+def listing_id(
+    node_type: str,
+    locale: str,
+    group: Group,
+    number: int,
+    order: str = "date",
+    *,
+    preview: bool = False,
+) -> str:
+    key = f"{node_type}|{locale}|{'-' if group is None else group}{'|preview' if preview else ''}"
     return f"{key}|{number}" if order == "date" else f"{key}|{order}|{number}"
 
 

@@ -7,6 +7,7 @@ publication date, and costs the same few reads whatever the size of the site
 from __future__ import annotations
 
 import copy
+import itertools
 from datetime import UTC, datetime, timedelta
 from unittest.mock import ANY
 
@@ -28,6 +29,11 @@ PREMIUM = 2  # the demo's hide_blocks realm (ROLE_PREMIUM): a page and its two c
 PASSWORD = {"Authorization": "PasswordQuery letmein"}
 BEARER = {
     "Authorization": "Bearer " + mint_token(JWT_SECRET, "ann", ["ROLE_PREMIUM"], timedelta(hours=1))
+}
+# an editor: `_preview=1` lists drafts, pending and undated sources (the preview listings)
+EDITOR = {
+    "Authorization": "Bearer "
+    + mint_token(JWT_SECRET, "eve", ["ROLE_BACKEND_USER"], timedelta(hours=1))
 }
 TAG_IDS = {
     "news": 1,
@@ -178,8 +184,8 @@ def test_a_listing_page_is_the_index_page_at_every_moment(
     pages = [Page(1, 3), Page(3, 2)]
     listed = 0
     for number, now in enumerate(sample(moments(listing_site()), tier)):
-        visibility = Visibility(now=now)
-        for locale in ("en", {"$in": ["en", "fr"]}):
+        for preview, locale in itertools.product((False, True), ("en", {"$in": ["en", "fr"]})):
+            visibility = Visibility(now=now, preview=preview)
             for denied in ([], [DENY]):
                 # the nodes' visibility (node.visible) rotates: either, visible, invisible
                 visible = (None, True, False)[number % 3]
@@ -200,9 +206,11 @@ def test_a_listing_page_is_the_index_page_at_every_moment(
 def test_every_tag_page_size_and_page_number(small_chunks, tier, locale, tag):
     _, _, generation = small_chunks
     pages = sample([Page(n, s) for s in (1, 2, 5, 15, 50) for n in (1, 2, 3, 7, 40)], tier)
-    visibility = Visibility(now=datetime.now(UTC))
-    for denied, visible in sample([([DENY], None), ([], True), ([DENY, 2], False)], tier):
-        check(generation, plain_query("Article", locale, tag, denied, visible), visibility, pages)
+    for preview in (False, True):
+        visibility = Visibility(now=datetime.now(UTC), preview=preview)
+        for denied, visible in sample([([DENY], None), ([], True), ([DENY, 2], False)], tier):
+            query = plain_query("Article", locale, tag, denied, visible)
+            check(generation, query, visibility, pages)
 
 
 def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
@@ -271,7 +279,7 @@ def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
     parts = [chunks[key] for key in chunks if key.startswith(f"{ALL_TYPES}|en|1|")]
     assert [
         realm for part in parts for realm in part["realms"] if part["ids"][realm["at"]] == block
-    ] == [{"at": ANY, "ids": [PREMIUM], "block": True}] * 3  # in each order
+    ] == [{"at": ANY, "ids": [PREMIUM], "block": True}] * 6  # each order of both classes
 
 
 def commands(client, store, url, headers=None):
@@ -399,13 +407,15 @@ URLS = [
 ]
 
 
-@pytest.mark.parametrize("headers", [{}, PASSWORD, BEARER])
+@pytest.mark.parametrize("headers", [{}, PASSWORD, BEARER, EDITOR])
 def test_the_http_answer_is_the_index_answer(small_chunks, monkeypatch, headers):
     app, _, _ = small_chunks
     client = app.test_client()
-    with_listings = [client.get(url, headers=headers) for url in URLS]
-    monkeypatch.setattr(listings, "serves", lambda visibility, sort: None)
-    for url, response in zip(URLS, with_listings, strict=True):
+    mark = lambda url: "&" if "?" in url else "?"  # noqa: E731
+    urls = [f"{url}{mark(url)}_preview=1" if headers is EDITOR else url for url in URLS]
+    with_listings = [client.get(url, headers=headers) for url in urls]
+    monkeypatch.setattr(listings, "serves", lambda sort: None)
+    for url, response in zip(urls, with_listings, strict=True):
         expected = client.get(url, headers=headers)
         assert response.status_code == expected.status_code == 200, url
         assert response.json == expected.json, url
@@ -497,11 +507,15 @@ def test_a_cursor_walk_of_a_listing_is_the_index_walk_at_every_moment(
         denied = ([], [DENY])[number // 2 % 2]
         size = (1, 3)[number // 4 % 2]
         visible = (None, True, False)[number % 3]
-        cases += [(now, locale, denied, size, visible, *order) for order in ORDERS]
+        cases += [
+            (now, locale, denied, size, visible, preview, *order)
+            for order in ORDERS
+            for preview in (False, True)
+        ]
     walked = 0
-    for now, locale, denied, size, visible, order, descending in sample(cases, tier):
+    for now, locale, denied, size, visible, preview, order, descending in sample(cases, tier):
         query = plain_query(node_type, locale, tag, denied, visible)
-        visibility = Visibility(now=now)
+        visibility = Visibility(now=now, preview=preview)
         expected, got = cursor_walks(generation, query, visibility, size, order, descending)
         assert got == expected, (query, now, order, descending, size)
         walked += sum(len(p) for p in expected)
@@ -539,7 +553,7 @@ def test_a_cursor_walk_over_http_is_the_index_walk(small_chunks, monkeypatch, he
         return bodies
 
     with_listings = follow()
-    monkeypatch.setattr(listings, "serves", lambda visibility, sort: None)
+    monkeypatch.setattr(listings, "serves", lambda sort: None)
     expected = follow()
     assert with_listings == expected
     assert len(expected) > 2 and all("hydra:totalItems" not in b for b in expected)
@@ -628,14 +642,14 @@ def test_a_span_page_and_total_are_the_index_ones_at_every_bound(
     nows = [dates[len(dates) // 2], datetime.now(UTC), dates[-1] + timedelta(days=1)]
     cases = [
         (condition, now, ("en", {"$in": ["en", "fr"]})[n % 2], ([], [DENY])[n // 2 % 2],
-         (None, True, False)[n % 3])
+         (None, True, False)[n % 3], (False, True)[n // 6 % 2])
         for n, condition in enumerate(spans(dates))
         for now in nows
     ]  # fmt: skip
     listed = 0
-    for condition, now, locale, denied, visible in sample(cases, tier, step=40):
+    for condition, now, locale, denied, visible, preview in sample(cases, tier, step=40):
         query = {**plain_query(node_type, locale, tag, denied, visible), "published_at": condition}
-        visibility = Visibility(now=now)
+        visibility = Visibility(now=now, preview=preview)
         for order, descending in DATED:
             for page in (Page(1, 3), Page(2, 2), Page(1, 0)):
                 expected = by_index(generation, query, visibility, page, order, descending)
@@ -657,10 +671,10 @@ def test_a_cursor_walk_of_a_span_is_the_index_walk(small_chunks, tier):
         )
         for n, condition in enumerate(spans(dates)[::3])
     ]
-    visibility = Visibility(now=datetime.now(UTC))
     walked = 0
-    for condition, locale, denied, size in sample(cases, tier, step=12):
+    for n, (condition, locale, denied, size) in enumerate(sample(cases, tier, step=12)):
         query = {**plain_query("Article", locale, None, denied), "published_at": condition}
+        visibility = Visibility(now=datetime.now(UTC), preview=n % 2 == 1)
         for order, descending in DATED:
             expected, got = cursor_walks(generation, query, visibility, size, order, descending)
             assert got == expected, (condition, locale, denied, size, descending)

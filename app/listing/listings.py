@@ -3,10 +3,11 @@ range that engines unable to walk an index in order sort in full before the limi
 (docs/performance.md, bounded listed pages).
 
 A page by number of a plain request (app/listing/calendar.py) ordered by `publishedAt` or
-`node.position` alone, or in the default order (`_id`), outside preview, reads the calendar (its
-total), the first chunk of each translation's listing in one read, further chunks only when the
-page lies deeper, then its sources by `_id`: about three reads whatever the size of the site.
-Entries are kept when published_at <= now and none of their realms is denied; translations are
+`node.position` alone, or in the default order (`_id`), reads the calendar (its total), the first
+chunk of each translation's listing of its visibility class in one read, further chunks only when
+the page lies deeper, then its sources by `_id`: about three reads whatever the size of the site.
+Entries are kept when published_at <= now (any, in preview) and none of their realms is denied;
+translations are
 merged in the listing's order (published_at, position or nothing, then `_id`). By date, a span of
 publication dates (calendar.Span) starts at the chunk of its bound and is counted from the
 calendar but for the months of its edges, which are counted from their entries.
@@ -24,7 +25,7 @@ from app.listing import calendar
 from app.listing.calendar import INF, Scope
 from app.listing.params import Page
 from app.publication import Visibility
-from app.query_plan import LISTING_ORDERS, Group, listing_id
+from app.query_plan import LISTING_ORDERS, UNDATED, Group, listing_id
 from app.store import Generation
 
 # (published_at, source id, realm ids, node position: in the position order only, else None,
@@ -51,19 +52,18 @@ class Order:
         return descending == self.stored_descending
 
 
-DATE = Order("date", key=lambda e: e[:2], mark=lambda after: after)
+# a preview cursor after an undated source carries no date (app/keyset.py): UNDATED in the listing
+DATE = Order("date", key=lambda e: e[:2], mark=lambda after: (_dated(after[0]), after[1]))
 # the default order's cursor value is the `_id` itself (app.keyset.decode checks it)
 DEFAULT = Order("id", key=lambda e: e[1], mark=lambda after: after[1])
 POSITION = Order("position", key=lambda e: (e[3], e[1]), mark=lambda after: after)
 BY_FIELD = {"published_at": DATE, "node.position": POSITION}
 
 
-def serves(visibility: Visibility, sort: list[tuple[str, int]]) -> Order | None:
+def serves(sort: list[tuple[str, int]]) -> Order | None:
     """The listing order that answers a plain request in `sort` order (the order keys, then
-    `_id`) outside preview: `publishedAt` or `node.position` alone (either direction), or the
-    default order (`_id` ascending); None for any other."""
-    if visibility.preview:
-        return None
+    `_id`): `publishedAt` or `node.position` alone (either direction), or the default order
+    (`_id` ascending); None for any other."""
     if sort == [("_id", 1)]:
         return DEFAULT
     if len(sort) == 2 and sort[0][0] in BY_FIELD and sort[1] == ("_id", sort[0][1]):
@@ -89,8 +89,8 @@ def page(
     if scope.void:
         return [], 0
     found = calendar.read(generation, scope, visibility)
-    heads = _heads(scope, order)
-    dated = list(_heads(scope, DATE).values())
+    heads = _heads(scope, visibility, order)
+    dated = list(_heads(scope, visibility, DATE).values())
     to_come = scope.span is None and calendar.to_come(found, scope, visibility)
     wanted = [*heads.values(), *(dated if to_come and order is not DATE else [])]
     chunks = generation.listing_chunks(wanted)
@@ -128,7 +128,7 @@ def cursor_page(
     costs the same reads however deep it lies."""
     if scope.void:
         return []
-    chunks = generation.listing_chunks(list(_heads(scope, order).values()))
+    chunks = generation.listing_chunks(list(_heads(scope, visibility, order).values()))
     start, stop = _window(scope, visibility, order, descending, after)
     kept = _kept(generation, scope, visibility, chunks, order, descending, start, stop)
     ids = [e[1] for e in itertools.islice(kept, limit)]
@@ -146,10 +146,12 @@ def _window(
     after: tuple[Any, int] | None = None,
 ) -> tuple[Bound | None, Bound | None]:
     """Where a request's entries start and stop in reading order, both excluded (None: the end
-    of the listing): its span of dates, now (in the date order the rest is to come) and the
-    cursor's `after`."""
+    of the listing): its span of dates (which no undated source is in), now (in the date order
+    the rest is to come, outside preview) and the cursor's `after`."""
     lower, upper = (scope.span.lower, scope.span.upper) if scope.span else (None, None)
-    if order is DATE:
+    if scope.span is not None:
+        lower = max(lower or (UNDATED, INF), (UNDATED, INF))
+    if order is DATE and not visibility.preview:
         upper = _least(upper, (visibility.now, INF))
     if after is not None:
         mark = order.mark(after)
@@ -216,15 +218,15 @@ def _kept(
     `start` and `stop` (`_window`). `chunks` holds each translation's chunk 0 (its `starts` name
     the chunk where `start` lies); the first chunk to read of each translation is read with the
     others' in one read (reading backwards: the last chunks)."""
-    keys = {locale: _key(scope, locale) for locale in scope.locales}
+    keys = {locale: _key(scope, visibility, locale) for locale in scope.locales}
     orders = {
         locale: _numbers(
-            chunks.get(listing_id(*key, 0, order.name)), order, descending, start, stop
+            chunks.get(_chunk_id(key, 0, order.name)), order, descending, start, stop
         )
         for locale, key in keys.items()
     }
     first = [
-        listing_id(*keys[locale], numbers[0], order.name)
+        _chunk_id(keys[locale], numbers[0], order.name)
         for locale, numbers in orders.items()
         if numbers
     ]
@@ -247,16 +249,38 @@ def _kept(
             merged = itertools.dropwhile(lambda e: order.key(e) <= start, merged)
         if stop is not None:
             merged = itertools.takewhile(lambda e: order.key(e) < stop, merged)
-    return (e for e in merged if e[0] <= visibility.now and scope.admits(e[2], e[4], e[5]))
+    preview = visibility.preview
+    return (
+        e
+        for e in merged
+        if (preview or e[0] <= visibility.now) and scope.admits(e[2], e[4], e[5])
+    )
 
 
-def _key(scope: Scope, locale: str) -> tuple[str, str, Group]:
-    return scope.node_type, locale, scope.group
+# (type or ALL_TYPES, translation, group, preview class): one listing
+Key = tuple[str, str, Group, bool]
 
 
-def _heads(scope: Scope, order: Order) -> dict[str, str]:
-    """The `_id` of chunk 0 of each translation's listing in `order`."""
-    return {locale: listing_id(*_key(scope, locale), 0, order.name) for locale in scope.locales}
+def _key(scope: Scope, visibility: Visibility, locale: str) -> Key:
+    return scope.node_type, locale, scope.group, visibility.preview
+
+
+def _chunk_id(key: Key, number: int, order: str) -> str:
+    node_type, locale, group, preview = key
+    return listing_id(node_type, locale, group, number, order, preview=preview)
+
+
+def _heads(scope: Scope, visibility: Visibility, order: Order) -> dict[str, str]:
+    """The `_id` of chunk 0 of each translation's listing in `order`, of the request's class."""
+    return {
+        locale: _chunk_id(_key(scope, visibility, locale), 0, order.name)
+        for locale in scope.locales
+    }
+
+
+def _dated(moment: Any) -> Any:
+    """A listing's published_at as its order compares it (an undated source: UNDATED)."""
+    return UNDATED if moment is None else moment
 
 
 def _numbers(
@@ -276,7 +300,7 @@ def _numbers(
     firsts = head["starts"]
     positions = firsts.get("positions") or [None] * len(firsts["ids"])
     starts = [
-        order.key((moment, source_id, [], position, True, False))
+        order.key((_dated(moment), source_id, [], position, True, False))
         for moment, source_id, position in zip(firsts["published_at"], firsts["ids"], positions,
                                                 strict=True)
     ]  # fmt: skip
@@ -295,21 +319,21 @@ def _numbers(
 def _entries(
     generation: Generation,
     chunks: dict[str, dict[str, Any]],
-    key: tuple[str, str, Group],
+    key: Key,
     numbers: list[int],
     order: str,
     forward: bool,
 ) -> Iterator[Entry]:
     """The entries of one listing in reading order; a chunk not read yet is read when reached."""
     for number in numbers:
-        chunk_id = listing_id(*key, number, order)
+        chunk_id = _chunk_id(key, number, order)
         chunk = chunks.get(chunk_id) or generation.listing_chunks([chunk_id]).get(chunk_id)
         if chunk is None:  # not written: the listing ends here
             return
         positions = chunk.get("positions") or [None] * len(chunk["ids"])
         entries = list(
-            zip(chunk["published_at"], chunk["ids"], _realms(chunk), positions, _visible(chunk),
-                _blocks(chunk), strict=True)
+            zip(map(_dated, chunk["published_at"]), chunk["ids"], _realms(chunk), positions,
+                _visible(chunk), _blocks(chunk), strict=True)
         )  # fmt: skip
         yield from (entries if forward else reversed(entries))
 

@@ -226,10 +226,10 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
     fields = requested(params)
     generation = context.site.generation
     next_token = None
-    # a plain scope by date, by position or in the default order outside preview: its
-    # materialised listings serve the page (app/listing/listings.py); by date, a range of
-    # publication dates too (contiguous in the date listing)
-    order = listings.serves(context.visibility, sort)
+    # a plain scope by date, by position or in the default order: its materialised listings
+    # (of the request's visibility class) serve the page (app/listing/listings.py); by date, a
+    # range of publication dates too (contiguous in the date listing)
+    order = listings.serves(sort)
     site = context.site
     scope = plain_scope(
         query, site.tag_ids, dated=order is listings.DATE, parents=site.listed_parents
@@ -238,7 +238,7 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
     descending = sort[0][1] < 0
     if token is not None:
         after = keyset.decode(token, sort[0][0])
-        if listed is not None and (after is None or after[0] is not None):
+        if listed is not None:
             found = listings.cursor_page(
                 generation, listed, context.visibility, page.size + 1, after, order=order,
                 descending=descending,
