@@ -220,9 +220,7 @@ def _kept(
     others' in one read (reading backwards: the last chunks)."""
     keys = {locale: _key(scope, visibility, locale) for locale in scope.locales}
     orders = {
-        locale: _numbers(
-            chunks.get(_chunk_id(key, 0, order.name)), order, descending, start, stop
-        )
+        locale: _numbers(chunks.get(_chunk_id(key, 0, order.name)), order, descending, start, stop)
         for locale, key in keys.items()
     }
     first = [
@@ -251,9 +249,7 @@ def _kept(
             merged = itertools.takewhile(lambda e: order.key(e) < stop, merged)
     preview = visibility.preview
     return (
-        e
-        for e in merged
-        if (preview or e[0] <= visibility.now) and scope.admits(e[2], e[4], e[5])
+        e for e in merged if (preview or e[0] <= visibility.now) and scope.admits(e[2], e[4], e[5])
     )
 
 
