@@ -38,8 +38,8 @@ LIVE_ID = "live"
 # with `hidden` positions (plain collection pages filter node.visible from them). Layout 3: the
 # `parent_*` indexes of `sources` and `node_name` of `nodes` (reads name them with `hint`, which
 # fails without them), and the listed parents' calendars and listings. Layout 4: calendar groups
-# and listing realm entries with `block` (the hide_blocks clause is plain), and calendars and
-# listings per tag across types (`*`).
+# and listing realm entries with `block` (the hide_blocks clause is plain), calendars and
+# listings per tag across types (`*`), and the preview class of the listings.
 LAYOUT = 4
 
 

@@ -232,12 +232,15 @@ come, which the first listing chunks (below) or one indexed count give only when
 is after now. Other filters query `sources` (docs/performance.md, bounded counts and archives).""",
     "listings": f"""\
 Materialised listings (app/fixture/listings.py): for each node type (and across types, `*`),
-translation and tag (or no tag), and, for each *listed parent* (a node with
-more than {PARENT_LISTED} children: a blog), per type and across types, its children, the published
-sources that have a `published_at`, in three orders: `date`, newest first (`published_at` then
-`_id`, descending: the `feed` index order), `id`, the default order of collections (`_id` ascending:
-the order of the `type_id` and `status_id` indexes), and `position` (`node.position` then `_id`,
-ascending: the `position` index order). Each is cut in chunks of {LISTING_CHUNK} entries held as
+translation and tag (or no tag), and, for each *listed parent* (a node with more than
+{PARENT_LISTED} children: a blog), per type and across types, its children, and for each visibility
+class, the sources a collection lists (public: the published sources that have a `published_at`;
+preview, `|preview` after the group in the `_id`: draft, pending and published sources, an undated
+one, its `published_at` null, before every date), in three orders: `date`, newest first
+(`published_at` then `_id`, descending: the `feed` index order), `id`, the default order of
+collections (`_id` ascending: the order of the `type_id` and `status_id` indexes), and `position`
+(`node.position` then `_id`, ascending: the `position` index order). Each is cut in chunks of
+{LISTING_CHUNK} entries held as
 parallel arrays, `ids`, `published_at` and, by position, `positions`, with the realms of the entries
 that have some (`realms`: `{{at: <position in the chunk>, ids: [...], block: <not reachable>}}`,
 documents, as FerretDB stores no arrays of arrays; a `hide_blocks` realm hides blocks) and the
@@ -248,7 +251,7 @@ parent's: `parent=<node id>` in place of the tag); chunk 0 also holds the number
 (`chunks`) and the first entry of every chunk (`starts`: `published_at`, `ids` and, by position,
 `positions`, where a keyset cursor page begins), and exists for every scope that has a source, even
 when none is listed. A page by number of a plain collection ordered by `publishedAt` or
-`node.position` alone or in the default order, outside preview
+`node.position` alone or in the default order, in preview or not
 (`/api/articles?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&page=2`,
 `/api/articles?page=3`), reads chunk 0 of each of its translations in one read by `_id` (in the
 other orders, with the date chunks 0 when its calendars show sources still to come: they count them;
