@@ -19,8 +19,10 @@ FLOOR_SHARE = 0.5
 # sources by `_id` (app/search.py).
 SEARCH_WORDS = 2
 READ_SURFACE_COMMANDS = {
-    "collection": (2, "page + count"),
-    "archives": (1, "the publication dates"),
+    # the calendars (the total), the listings' first chunks, the page's sources by `_id`
+    "collection": (3, "calendars + listing chunks + page"),
+    # the calendar by `_id`
+    "archives": (1, "the calendar"),
     "search": (
         SEARCH_WORDS * SEARCH_SCAN + 1,
         f"{SEARCH_WORDS} words x {SEARCH_SCAN} chunks + page",
