@@ -32,7 +32,7 @@ ERRORS = {
     "404": "No published item, resource or translation here",
     "406": "The Accept header admits no JSON media type",
     "414": "The request URL is too long",
-    "503": "The database does not answer, or no site is loaded",
+    "503": "The database does not answer (in the request's time budget), or no site is loaded",
 }
 HYGIENE = ("400", "414")  # checked before any route (app.api.hygiene)
 API_ERRORS = tuple(ERRORS)
