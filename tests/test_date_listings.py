@@ -7,7 +7,6 @@ publication date, and costs the same few reads whatever the size of the site
 from __future__ import annotations
 
 import copy
-import itertools
 from datetime import UTC, datetime, timedelta
 from unittest.mock import ANY
 
@@ -180,12 +179,17 @@ def check(generation, query, visibility, pages) -> int:
 def test_a_listing_page_is_the_index_page_at_every_moment(
     small_chunks, tier, node_type, tag, hiding
 ):
+    if tier != "mongomock" and (hiding or (node_type == ALL_TYPES and tag == ("node.tag_ids", 3))):
+        # the same reads as the cases above (chunks by `_id`), the index side reading every
+        # source of every type at each moment on FerretDB; the HTTP comparison below runs them
+        pytest.skip("the hide_blocks clause and a tag across types: mongomock tier")
     _, _, generation = small_chunks
     pages = [Page(1, 3), Page(3, 2)]
     listed = 0
     for number, now in enumerate(sample(moments(listing_site()), tier)):
-        for preview, locale in itertools.product((False, True), ("en", {"$in": ["en", "fr"]})):
-            visibility = Visibility(now=now, preview=preview)
+        for n, locale in enumerate(("en", {"$in": ["en", "fr"]})):
+            # preview (the preview listings) rotates with the moment and the translations
+            visibility = Visibility(now=now, preview=(number + n) % 2 == 1)
             for denied in ([], [DENY]):
                 # the nodes' visibility (node.visible) rotates: either, visible, invisible
                 visible = (None, True, False)[number % 3]
@@ -206,11 +210,12 @@ def test_a_listing_page_is_the_index_page_at_every_moment(
 def test_every_tag_page_size_and_page_number(small_chunks, tier, locale, tag):
     _, _, generation = small_chunks
     pages = sample([Page(n, s) for s in (1, 2, 5, 15, 50) for n in (1, 2, 3, 7, 40)], tier)
-    for preview in (False, True):
+    cases = [([DENY], None, False), ([], True, True), ([DENY, 2], False, False),
+             ([DENY], None, True)]  # fmt: skip
+    for denied, visible, preview in sample(cases, tier, step=2):
         visibility = Visibility(now=datetime.now(UTC), preview=preview)
-        for denied, visible in sample([([DENY], None), ([], True), ([DENY, 2], False)], tier):
-            query = plain_query("Article", locale, tag, denied, visible)
-            check(generation, query, visibility, pages)
+        query = plain_query("Article", locale, tag, denied, visible)
+        check(generation, query, visibility, pages)
 
 
 def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
@@ -507,11 +512,8 @@ def test_a_cursor_walk_of_a_listing_is_the_index_walk_at_every_moment(
         denied = ([], [DENY])[number // 2 % 2]
         size = (1, 3)[number // 4 % 2]
         visible = (None, True, False)[number % 3]
-        cases += [
-            (now, locale, denied, size, visible, preview, *order)
-            for order in ORDERS
-            for preview in (False, True)
-        ]
+        preview = number // 3 % 2 == 1
+        cases += [(now, locale, denied, size, visible, preview, *order) for order in ORDERS]
     walked = 0
     for now, locale, denied, size, visible, preview, order, descending in sample(cases, tier):
         query = plain_query(node_type, locale, tag, denied, visible)
