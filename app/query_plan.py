@@ -167,8 +167,8 @@ FEED_BLOCKS = {"ArticleFeedBlock": "Article"}
 CHILDREN_EMBEDDED = 100
 
 # Materialised calendars (`calendars`, written by app/fixture/calendars.py): per (node type or
-# ALL_TYPES, translation, visibility class), and per (node type, translation, tag, class),
-# sources per month and realm set, read by `_id` (archives and totals of plain collections,
+# ALL_TYPES, translation, visibility class), and per (node type or ALL_TYPES, translation, tag,
+# class), sources per month and realm set, read by `_id` (archives and totals of plain collections,
 # app/listing/calendar.py).
 ALL_TYPES = "*"
 
