@@ -150,9 +150,9 @@ def plain_scope(
     publication dates is plain too (the scope's `span`)."""
     if CLAUSES in query:
         hiding = _hiding(query[CLAUSES])
-        rest = {key: value for key, value in query.items() if key != CLAUSES}
         if hiding is None:
             return None
+        rest = {key: value for key, value in query.items() if key != CLAUSES}
         scope = plain_scope(rest, tag_ids, dated=dated, parents=parents)
         return replace(scope, hiding=hiding) if scope is not None else None
     if dated and PUBLISHED_AT in query:
