@@ -17,11 +17,12 @@ DEFAULTS: dict[str, object] = {
     # 0 asks on every request (tests use it so that command counts are deterministic).
     "SITE_VERSION_TTL": 1.0,
     "MONGODB_TIMEOUT_MS": 3000,
-    # The time one content request may take on a server (MONGODB_URI), counted from the start of
-    # app.api.caching.respond: pymongo's operation timeout (`pymongo.timeout`: the remainder is
-    # sent with each read as maxTimeMS, so the server stops the query too), then a 503 problem. It
-    # bounds what a filter the materialised documents do not serve may cost on an engine that sorts
-    # a range in full (docs/performance.md). 0: no limit. The embedded store is not limited.
+    # The time the reads of one content request may take on a server (MONGODB_URI), counted once
+    # its request context is ready (app/api/time_budget.py): pymongo's operation timeout
+    # (`pymongo.timeout`: the remainder is sent with each read as maxTimeMS, so the server stops
+    # the query too), then a 503 problem. It bounds what a filter the materialised documents do
+    # not serve may cost on an engine that sorts a range in full (docs/performance.md). 0: no
+    # limit. The embedded store is not limited.
     "QUERY_TIMEOUT_MS": 5000,
     # Dotted path of a project transformer wrapping the built-in one (docs/extending.md); None uses
     # the built-in one alone. Only the demo configuration (`make run`) enables DEMO_TRANSFORMER.

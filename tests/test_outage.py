@@ -5,8 +5,15 @@ from __future__ import annotations
 import time
 
 import pytest
+from pymongo.errors import (
+    ExecutionTimeout,
+    NetworkTimeout,
+    PyMongoError,
+    ServerSelectionTimeoutError,
+    WaitQueueTimeoutError,
+)
 
-from app import create_app
+from app import create_app, web_response
 from app.fixture.load import load_site
 from tests.conftest import JWT_SECRET, demo_site
 from tests.helpers import get_path, problem_detail
@@ -82,8 +89,9 @@ BUDGET_SPENT = "Service Unavailable: the database did not answer within 1e-06 ms
 def test_a_request_past_its_database_time_budget_is_503(make_app, tier):
     """QUERY_TIMEOUT_MS bounds the database time of a request on a server: past it, a 503
     problem (the budget here is spent before the first read is sent: no timing involved); the
-    embedded store (the mongomock tier) is in-process and not limited. Health checks are not
-    content requests: no budget."""
+    embedded store (the mongomock tier) is in-process and not limited. The site model is built
+    before the budget starts (with the connection's own timeouts), so a slow first build does not
+    turn every request into a 503. Health checks are not content requests: no budget."""
     app = make_app(QUERY_TIMEOUT_MS=1e-06, RESPONSE_CACHE=False)
     client = app.test_client()
     for url in ("/api/web_response_by_path?path=/about", "/api/articles", "/api/common_content"):
@@ -94,6 +102,47 @@ def test_a_request_past_its_database_time_budget_is_503(make_app, tier):
         assert response.status_code == 503, url
         assert response.headers["Content-Type"] == "application/problem+json"
         assert problem_detail(response) == BUDGET_SPENT
+        assert app.extensions["cms.site"]._model is not None, "the model build ran in the budget"
     assert client.get("/readyz").status_code == 200
     unlimited = make_app(QUERY_TIMEOUT_MS=0).test_client()
     assert get_path(unlimited, "/about").status_code == 200
+
+
+def timing_out(error: PyMongoError):
+    def read(*args, **kwargs):
+        raise error
+
+    return read
+
+
+TIMEOUTS = [
+    ExecutionTimeout("operation exceeded time limit", 50),
+    NetworkTimeout("127.0.0.1:27017: timed out"),
+    ServerSelectionTimeoutError("127.0.0.1:27017: timed out"),
+    WaitQueueTimeoutError("timed out while checking out a connection from the pool"),
+]
+
+
+@pytest.mark.parametrize("error", TIMEOUTS, ids=lambda error: type(error).__name__)
+def test_every_way_of_spending_the_budget_names_it(make_app, monkeypatch, error):
+    """However the budget runs out (the server stops the query, or the socket, the wait for a
+    server or for a pooled connection times out at pymongo's deadline), the answer names the
+    budget. The read raises once the budget (1 ns) is over: no timing involved."""
+    app = make_app(QUERY_TIMEOUT_MS=1e-06, RESPONSE_CACHE=False)
+    monkeypatch.setattr(web_response, "resolve_path", timing_out(error))
+    response = get_path(app.test_client(), "/about")
+    assert response.status_code == 503
+    assert problem_detail(response) == BUDGET_SPENT
+
+
+@pytest.mark.parametrize("error", TIMEOUTS[1:], ids=lambda error: type(error).__name__)
+def test_a_timeout_within_the_budget_is_a_database_that_does_not_answer(
+    make_app, monkeypatch, error
+):
+    """A timeout well within the budget (a minute) is the connection's own (CMS_MONGODB_TIMEOUT_MS):
+    the database does not answer; a query the server stopped (maxTimeMS) is always the budget."""
+    app = make_app(QUERY_TIMEOUT_MS=60000, RESPONSE_CACHE=False)
+    monkeypatch.setattr(web_response, "resolve_path", timing_out(error))
+    response = get_path(app.test_client(), "/about")
+    assert response.status_code == 503
+    assert problem_detail(response) == UNAVAILABLE

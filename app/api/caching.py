@@ -8,7 +8,6 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
-import pymongo
 from flask import Response, current_app, g, request
 
 from app.api import negotiation
@@ -16,6 +15,7 @@ from app.api.encoding import LD_JSON, dumps
 from app.api.hygiene import request_context
 from app.api.redact import canonical_pairs
 from app.api.response_cache import CachedResponse
+from app.api.time_budget import query_budget
 from app.header_values import token, uri_reference
 from app.reply import Reply, cache_tags
 from app.request_context import RequestContext
@@ -84,25 +84,22 @@ def respond(
     answered from another's entry. `iri`: the `@id` of the response when it is not the request's
     own path and query (web_response_by_path: its normalised `path` only).
 
-    Its database reads share one time budget, QUERY_TIMEOUT_MS (app/config.py), past which the
-    request is a 503 (app/api/problems.py)."""
-    with pymongo.timeout(query_budget()):
-        return _respond(build, answer=answer, iri=iri)
-
-
-def query_budget() -> float | None:
-    """The seconds a request's database reads may take together (None: no limit)."""
-    limit = float(current_app.config["QUERY_TIMEOUT_MS"])
-    return limit / 1000 if limit > 0 else None
+    The request context (and with it the site model, built once per generation with the
+    connection's own timeouts, app/db.py) comes first; the reads that answer the request share
+    one time budget, CMS_QUERY_TIMEOUT_MS, past which the request is a 503
+    (app/api/time_budget.py)."""
+    context = request_context()
+    with query_budget():
+        return _respond(context, build, answer=answer, iri=iri)
 
 
 def _respond(
+    context: RequestContext,
     build: Callable[[RequestContext], Reply],
     *,
     answer: tuple | Callable[[RequestContext], tuple] | None,
     iri: str | None,
 ) -> Response:
-    context = request_context()
     if iri is not None:
         context.request_iri = iri
     if answer is None:

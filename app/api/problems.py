@@ -71,16 +71,9 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception) -> Response:
-        from pymongo.errors import ConnectionFailure, ExecutionTimeout
+        from pymongo.errors import ConnectionFailure
 
-        # the request's database time budget (app.api.caching.respond), spent before a read was
-        # sent or by the server (maxTimeMS); a socket timeout is a database that does not answer
-        if isinstance(error, ExecutionTimeout):
-            limit = app.config["QUERY_TIMEOUT_MS"]
-            _logged(503, f"database time budget spent: {type(error).__name__}")
-            return problem(
-                503, f"Service Unavailable: the database did not answer within {limit} ms."
-            )
+        # the request's time budget running out is app.api.time_budget.BudgetSpent, an ApiError
         if isinstance(error, ConnectionFailure):
             _logged(503, f"database unreachable: {type(error).__name__}")
             return problem(503, "Service Unavailable: the database does not answer.")
