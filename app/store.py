@@ -285,13 +285,19 @@ class Generation:
         return [d["published_at"] for d in cursor.sort(sort).hint(index) if d.get("published_at")]
 
     def calendars(
-        self, node_type: str, locales: list[str], visibility: Visibility, *, group: Group = None
+        self,
+        node_types: list[str],
+        locales: list[str],
+        visibility: Visibility,
+        *,
+        group: Group = None,
     ) -> list[dict[str, Any]]:
-        """The materialised calendars of a type (or ALL_TYPES), and group (a tag, a listed
+        """The materialised calendars of some types (or ALL_TYPES), and group (a tag, a listed
         parent), in some translations for the request's visibility class, in one read by `_id`;
         a scope without sources has none."""
         keys = [
             calendar_id(node_type, locale, preview=visibility.preview, group=group)
+            for node_type in node_types
             for locale in locales
         ]
         return list(self._by_ids("calendars", keys))

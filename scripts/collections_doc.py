@@ -221,12 +221,12 @@ latest `published_at` (`first`, `last`), and the undated sources per the same gr
 (`undated`). `_id` is `<type>|<locale>|<class>`, and
 `<type>|<locale>|<class>|tag=<tag id>` for a tag; a listed parent's children (listings, below)
 have theirs per type and across types, `<type or *>|<locale>|<class>|parent=<node id>`. Archives
-and the `hydra:totalItems` of *plain* collections (no filter but the translation, at most one type,
+and the `hydra:totalItems` of *plain* collections (no filter but the translation, the types,
 the nodes' visibility, the realms denied or hiding blocks, and at most one tag or one listed parent
 by equality: `/api/articles/archives`,
 `/api/articles?node.nodesTags.tag.tagName=news&node.visible=1`, `/api/articles?node.parent=<blog>`,
-`/api/nodes_sources?node.nodesTags.tag=/api/tags/1`) read the calendars of
-their translations in one read by `_id` instead of every matching source: a month is listed when an
+`/api/nodes_sources?node.nodesTags.tag=/api/tags/1`) read the calendars of their types and
+translations in one read by `_id` instead of every matching source: a month is listed when an
 allowed realm set has `first <= now`, and the total is the allowed counts minus the sources still to
 come, which the first listing chunks (below) or one indexed count give only when an allowed `last`
 is after now. Other filters query `sources` (docs/performance.md, bounded counts and archives).""",
@@ -253,13 +253,14 @@ parent's: `parent=<node id>` in place of the tag); chunk 0 also holds the number
 when none is listed. A page by number of a plain collection ordered by `publishedAt` or
 `node.position` alone or in the default order, in preview or not
 (`/api/articles?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&page=2`,
-`/api/articles?page=3`), reads chunk 0 of each of its translations in one read by `_id` (in the
-other orders, with the date chunks 0 when its calendars show sources still to come: they count them;
-an ascending date order then reads the last chunks), keeps the entries out by now whose realms the
-request may see (and whose visibility it asks for), merges translations in order, skips to the page,
-reads further chunks only when the page lies deeper, and reads the page's sources from `sources` by
-`_id` `$in`; its total comes from the calendars. A `cursor=` page reads chunk 0, the chunk its
-`starts` name, then its sources. A page by date filtered by a span of publication dates
+`/api/articles?page=3`), reads chunk 0 of the listing of each of its types and translations in
+one read by `_id` (in the other orders, with the date chunks 0 when its calendars show sources still
+to come: they count them; an ascending date order then reads the last chunks), keeps the entries
+out by now whose realms the request may see (and whose visibility it asks for), merges those
+listings in order, skips to the page, reads further chunks only when the page lies deeper, and
+reads the page's sources from `sources` by `_id` `$in`; its total comes from the calendars. A
+`cursor=` page reads chunk 0, the chunk its `starts` name, then its sources. A page by date
+filtered by a span of publication dates
 (`publishedAt[after]`, `[archive]`...) starts at the chunk its `starts` name for the span's bound,
 and counts the months of the span's edges from their entries (the months between from the
 calendars). So such a page costs the same few reads whatever the size of the site

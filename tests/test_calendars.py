@@ -97,6 +97,11 @@ PREMIUM = 2
         # a tag across types (/api/nodes_sources?node.nodesTags.tag=...)
         (ALL_TYPES, ("node.tag_slugs", "news"), [], [PREMIUM], True),
         (ALL_TYPES, ("node.tag_ids", 3), [1], None, False),
+        # several types (`node.nodeTypeName[]`, `not[...]`, the type flags): their calendars
+        (["Article", "Page"], None, [1], None, True),
+        (["ArticleFeedBlock", "Page"], ("node.tag_slugs", "news"), [], [PREMIUM], False),
+        (["Article", "NoSuchType"], ("node.tag_ids", 5), [2], None, False),
+        ([], None, [], None, False),  # no type meets the conditions
     ],
 )
 def test_calendars_answer_as_the_queries(generation, node_type, tag, denied, hiding, every_date):
@@ -115,7 +120,7 @@ def test_calendars_answer_as_the_queries(generation, node_type, tag, denied, hid
                     locale,
                 )
                 checked += expected[1]
-    assert checked > 0 or tag == ("node.tag_ids", 99)  # the scopes list something
+    assert checked > 0 or tag == ("node.tag_ids", 99) or node_type == []  # they list something
 
 
 def test_a_slug_that_no_tag_has_matches_nothing_without_a_read(generation, store):
@@ -132,7 +137,8 @@ def test_a_slug_that_no_tag_has_matches_nothing_without_a_read(generation, store
     [
         {"locale": {"$in": ["en", 3]}},
         {"locale": {"$nin": ["en"]}},
-        {"locale": "en", "type": {"$in": ["Page", "Article"]}},
+        {"locale": "en", "type": {"$in": ["Page", 3]}},
+        {"locale": "en", "type": {"$nin": ["Page"]}},  # build_query gives the types it leaves
         {"locale": "en", "node.visible": "true"},
         {"locale": "en", "node.visible": {"$ne": True}},
         {"locale": "en", "node.home": True},

@@ -15,7 +15,7 @@ import pytest
 from app.auth import mint_token
 from app.db import get_store
 from app.fixture import listings as materialised
-from app.listing import calendar, listings
+from app.listing import calendar, listings, sources
 from app.listing.params import Page
 from app.publication import Visibility
 from app.query_plan import ALL_TYPES, ORDER_INDEXES, listing_id, order_index
@@ -174,6 +174,11 @@ def check(generation, query, visibility, pages) -> int:
         (ALL_TYPES, ("node.parent", BLOG), [PREMIUM]),
         (ALL_TYPES, ("node.parent", ARCHIVE), None),
         ("Page", ("node.parent", ARCHIVE), None),  # none of that type
+        # several types (`node.nodeTypeName[]`, `not[...]`, the type flags): listings merged
+        (["Article", "Page"], None, None),
+        (["Article", "ContentBlock", "Page"], ("node.tag_slugs", "news"), [PREMIUM]),
+        (["Article", "ContentBlock"], ("node.parent", BLOG), [PREMIUM]),
+        ([], None, None),  # no type meets the conditions
     ],
 )
 def test_a_listing_page_is_the_index_page_at_every_moment(
@@ -195,7 +200,7 @@ def test_a_listing_page_is_the_index_page_at_every_moment(
                 visible = (None, True, False)[number % 3]
                 query = plain_query(node_type, locale, tag, denied, visible, hiding)
                 listed += check(generation, query, visibility, pages)
-    if node_type == "Page" and tag == ("node.parent", ARCHIVE):
+    if (node_type == "Page" and tag == ("node.parent", ARCHIVE)) or node_type == []:
         assert listed == 0  # an empty scope of a listed parent: no calendar, no listing
     else:
         assert listed > (100 if tier == "mongomock" else 10)
@@ -362,6 +367,22 @@ def test_a_deep_page_reads_the_chunks_it_passes(small_chunks):
     ]  # fmt: skip
 
 
+# several types: `node.nodeTypeName[]`, `not[...]`, the type flags, and none that is left
+TYPE_SETS = [
+    "/api/nodes_sources?node.nodeTypeName[]=Article&node.nodeTypeName[]=Page"
+    "&order[publishedAt]=desc&itemsPerPage=3&page=2",
+    "/api/nodes_sources?not[node.nodeTypeName]=Article&_locale=en&itemsPerPage=5&page=2",
+    "/api/nodes_sources?node.nodeType.reachable=1&order[node.position]=asc&_locale=fr",
+    "/api/nodes_sources?reachable=false&node.nodesTags.tag.tagName=news&order[publishedAt]=asc",
+    "/api/nodes_sources?not[node.nodeType.name][]=Article&not[node.nodeType.name][]=Page"
+    "&order[publishedAt]=asc&itemsPerPage=4&page=2",
+    "/api/nodes_sources?node.nodeTypeName[]=Article&node.nodeTypeName[]=NoSuchType&_locale=en",
+    "/api/nodes_sources?node.parent=17&not[node.nodeTypeName]=Article",
+    "/api/nodes_sources/archives?node.nodeTypeName[]=Article&node.nodeTypeName[]=Page",
+    "/api/articles?not[node.nodeTypeName]=Article",
+    "/api/articles?node.nodeTypeName=Page&order[publishedAt]=desc",
+]
+
 URLS = [
     BENCH + "&page=2",
     "/api/articles?node.nodesTags.tag=/api/tags/1&order[publishedAt]=asc&itemsPerPage=4&page=2",
@@ -409,6 +430,7 @@ URLS = [
     "/api/nodes_sources?node.nodesTags.tag=/api/tags/1&order[node.position]=desc&_locale=en",
     "/api/nodes_sources/archives?node.nodesTags.tag.tagName=news",
     "/api/nodes_sources/archives?_locale=en",
+    *TYPE_SETS,
 ]
 
 
@@ -424,6 +446,36 @@ def test_the_http_answer_is_the_index_answer(small_chunks, monkeypatch, headers)
         expected = client.get(url, headers=headers)
         assert response.status_code == expected.status_code == 200, url
         assert response.json == expected.json, url
+
+
+@pytest.mark.parametrize("headers", [{}, EDITOR])
+def test_types_as_one_condition_list_what_the_conditions_do(small_chunks, monkeypatch, headers):
+    """Every type condition of a request folded into one set of the site's types (answered by
+    several types' listings and calendars) lists what the conditions themselves list, on the
+    index; and those requests read no index."""
+    app, _, generation = small_chunks
+    client = app.test_client()
+    urls = [f"{url}&_preview=1" if headers else url for url in TYPE_SETS]
+    folded = [client.get(url, headers=headers) for url in urls]
+    on_index = []
+    for name in ("sources_page", "publication_dates"):
+        original = getattr(type(generation), name)
+        monkeypatch.setattr(
+            type(generation), name,
+            lambda self, *a, _run=original, **k: on_index.append(a) or _run(self, *a, **k),
+        )  # fmt: skip
+    for url, answer in zip(urls, folded, strict=True):
+        assert client.get(url, headers=headers).json == answer.json, url
+    assert on_index == []
+    monkeypatch.setattr(sources, "_one_type_condition", lambda query, context: None)
+    monkeypatch.setattr(listings, "serves", lambda sort: None)
+    for url, answer in zip(urls, folded, strict=True):
+        expected = client.get(url, headers=headers)
+        assert answer.status_code == expected.status_code == 200, url
+        assert answer.json == expected.json, url
+    totals = [answer.json.get("hydra:totalItems") for answer in folded]
+    assert totals[0] > 3 and totals[-2] == totals[-1] == 0
+    assert on_index  # without the fold, the index answered
 
 
 @pytest.fixture(scope="module")
@@ -611,7 +663,7 @@ def test_a_span_is_plain_only_for_the_date_order_and_bounds_on_dates():
     span = {**query, "published_at": {"$gte": day, "$lt": day + timedelta(days=31)}}
     scope = calendar.plain_scope(span, TAG_IDS, dated=True)
     assert scope == calendar.Scope(
-        "Article", ("en",), frozenset({DENY}), tag=1,
+        ("Article",), ("en",), frozenset({DENY}), tag=1,
         span=calendar.Span((day, -calendar.INF), (day + timedelta(days=31), -calendar.INF)),
     )  # fmt: skip
     # the tighter of two bounds on one side

@@ -55,15 +55,16 @@ class Span:
 
 @dataclass(frozen=True)
 class Scope:
-    """What a plain request lists: a type (or ALL_TYPES), translations, realms denied to it,
+    """What a plain request lists: types (ALL_TYPES alone: every type; several: their disjoint
+    calendars and listings merged), translations, realms denied to it,
     realms whose blocks are hidden from it (`hiding`: a hide_blocks realm not granted), a tag or a
     listed parent (None: any) and the nodes' visibility (None: either). `void`: a tag
     slug that no tag has (slugs are unique and sources carry their tags' slugs: nothing
-    matches). `span`: a range of
+    matches; no type: a type condition that no type of the site meets). `span`: a range of
     publication dates, which only the date listing answers (a calendar counts whole months:
     `total` and `months` take no span)."""
 
-    node_type: str
+    node_types: tuple[str, ...]
     locales: tuple[str, ...]
     denied: frozenset[int]
     tag: int | None = None
@@ -123,6 +124,19 @@ def _locales(condition: Any) -> tuple[str, ...] | None:
     return None
 
 
+def _types(condition: Any) -> tuple[str, ...] | None:
+    """The types of a `type` equality or `$in` of strings (none: every type, ALL_TYPES)."""
+    if condition is None:
+        return (ALL_TYPES,)
+    if isinstance(condition, str):
+        return (condition,)
+    if isinstance(condition, dict) and set(condition) == {"$in"}:
+        values = condition["$in"]
+        if all(isinstance(v, str) for v in values):
+            return tuple(sorted(set(values)))
+    return None
+
+
 def _span(condition: Any) -> Span | None:
     """The span of a condition on the publication date made only of bounds ($gt, $gte, $lt,
     $lte on dates, as app.listing.filters.Date builds them); None for any other."""
@@ -170,14 +184,15 @@ def plain_scope(
     tags = [key for key in (TAG_IDS, TAG_SLUGS) if key in query]
     if not set(query) <= PLAIN_KEYS or len(tags) > 1:
         return None
-    locales, node_type = _locales(query["locale"]), query.get("type", ALL_TYPES)
+    locales, node_types = _locales(query["locale"]), _types(query.get("type"))
     realms = query.get("node.realm_ids", {"$nin": []})
     visible = query.get(VISIBLE)
-    if locales is None or not isinstance(node_type, str) or set(realms) != {"$nin"}:
+    if locales is None or node_types is None or set(realms) != {"$nin"}:
         return None
     if visible is not None and type(visible) is not bool:
         return None
-    scope = Scope(node_type, locales, frozenset(realms["$nin"]), visible=visible)
+    scope = Scope(node_types, locales, frozenset(realms["$nin"]), visible=visible,
+                  void=not node_types)  # fmt: skip
     if not tags:
         return scope
     value = query[tags[0]]
@@ -186,14 +201,15 @@ def plain_scope(
     if not isinstance(value, str):
         return None
     tag = tag_ids.get(value)
-    return replace(scope, tag=tag, void=tag is None)
+    return replace(scope, tag=tag, void=scope.void or tag is None)
 
 
 def read(generation: Generation, scope: Scope, visibility: Visibility) -> dict[str, Any]:
-    """The calendar of a scope: its translations' calendars in one read, merged (months newest
-    first); an empty one when no source is in it."""
+    """The calendar of a scope: the calendars of its types and translations in one read, merged
+    (months newest first; types and translations are disjoint); an empty one when no source is in
+    it."""
     found = [] if scope.void else generation.calendars(
-        scope.node_type, list(scope.locales), visibility, group=scope.group
+        list(scope.node_types), list(scope.locales), visibility, group=scope.group
     )  # fmt: skip
     if len(found) == 1:
         return found[0]

@@ -4,13 +4,13 @@ range that engines unable to walk an index in order sort in full before the limi
 
 A page by number of a plain request (app/listing/calendar.py) ordered by `publishedAt` or
 `node.position` alone, or in the default order (`_id`), reads the calendar (its total), the first
-chunk of each translation's listing of its visibility class in one read, further chunks only when
-the page lies deeper, then its sources by `_id`: about three reads whatever the size of the site.
-Entries are kept when published_at <= now (any, in preview) and none of their realms is denied;
-translations are
-merged in the listing's order (published_at, position or nothing, then `_id`). By date, a span of
-publication dates (calendar.Span) starts at the chunk of its bound and is counted from the
-calendar but for the months of its edges, which are counted from their entries.
+chunk of each of its listings (one per type and translation) of its visibility class in one read,
+further chunks only when the page lies deeper, then its sources by `_id`: about three reads
+whatever the size of the site. Entries are kept when published_at <= now (any, in preview) and
+none of their realms is denied; the listings, which are disjoint, are merged in their order
+(published_at, position or nothing, then `_id`). By date, a span of publication dates
+(calendar.Span) starts at the chunk of its bound and is counted from the calendar but for the
+months of its edges, which are counted from their entries.
 """
 
 from __future__ import annotations
@@ -90,9 +90,9 @@ def page(
         return [], 0
     found = calendar.read(generation, scope, visibility)
     heads = _heads(scope, visibility, order)
-    dated = list(_heads(scope, visibility, DATE).values())
+    dated = _heads(scope, visibility, DATE)
     to_come = scope.span is None and calendar.to_come(found, scope, visibility)
-    wanted = [*heads.values(), *(dated if to_come and order is not DATE else [])]
+    wanted = [*heads, *(dated if to_come and order is not DATE else [])]
     chunks = generation.listing_chunks(wanted)
 
     def scheduled() -> int:
@@ -123,12 +123,12 @@ def cursor_page(
 ) -> list[dict[str, Any]]:
     """Up to `limit` sources of a plain scope in `order` after `after` (the sort value and `_id`
     of the previous page's last member, app/keyset.py; None: the first page). No total, as on
-    the index: chunk 0 of every translation in one read, whose `starts` name the chunk where the
-    page begins (read next when it is not chunk 0), then the page's sources by `_id`. So a page
-    costs the same reads however deep it lies."""
+    the index: chunk 0 of every listing of the scope in one read, whose `starts` name the chunk
+    where the page begins (read next when it is not chunk 0), then the page's sources by `_id`.
+    So a page costs the same reads however deep it lies."""
     if scope.void:
         return []
-    chunks = generation.listing_chunks(list(_heads(scope, visibility, order).values()))
+    chunks = generation.listing_chunks(_heads(scope, visibility, order))
     start, stop = _window(scope, visibility, order, descending, after)
     kept = _kept(generation, scope, visibility, chunks, order, descending, start, stop)
     ids = [e[1] for e in itertools.islice(kept, limit)]
@@ -214,27 +214,23 @@ def _kept(
     start: Bound | None = None,
     stop: Bound | None = None,
 ) -> Iterator[Entry]:
-    """The entries a request may list, translations merged in reading order, strictly between
-    `start` and `stop` (`_window`). `chunks` holds each translation's chunk 0 (its `starts` name
-    the chunk where `start` lies); the first chunk to read of each translation is read with the
-    others' in one read (reading backwards: the last chunks)."""
-    keys = {locale: _key(scope, visibility, locale) for locale in scope.locales}
+    """The entries a request may list, its listings (types, translations) merged in reading
+    order, strictly between `start` and `stop` (`_window`). `chunks` holds each listing's chunk 0
+    (its `starts` name the chunk where `start` lies); the first chunk to read of each listing is
+    read with the others' in one read (reading backwards: the last chunks)."""
+    keys = _keys(scope, visibility)
     orders = {
-        locale: _numbers(chunks.get(_chunk_id(key, 0, order.name)), order, descending, start, stop)
-        for locale, key in keys.items()
+        key: _numbers(chunks.get(_chunk_id(key, 0, order.name)), order, descending, start, stop)
+        for key in keys
     }
-    first = [
-        _chunk_id(keys[locale], numbers[0], order.name)
-        for locale, numbers in orders.items()
-        if numbers
-    ]
+    first = [_chunk_id(key, numbers[0], order.name) for key, numbers in orders.items() if numbers]
     missing = [key for key in first if key not in chunks]
     if missing:
         chunks.update(generation.listing_chunks(missing))
     forward = order.forward(descending)
     streams = [
-        _entries(generation, chunks, keys[locale], numbers, order.name, forward)
-        for locale, numbers in orders.items()
+        _entries(generation, chunks, key, numbers, order.name, forward)
+        for key, numbers in orders.items()
     ]
     merged: Iterator[Entry] = heapq.merge(*streams, key=order.key, reverse=descending)
     if descending:
@@ -257,8 +253,13 @@ def _kept(
 Key = tuple[str, str, Group, bool]
 
 
-def _key(scope: Scope, visibility: Visibility, locale: str) -> Key:
-    return scope.node_type, locale, scope.group, visibility.preview
+def _keys(scope: Scope, visibility: Visibility) -> list[Key]:
+    """The listings of a scope: one per type and translation (disjoint: merged when read)."""
+    return [
+        (node_type, locale, scope.group, visibility.preview)
+        for node_type in scope.node_types
+        for locale in scope.locales
+    ]
 
 
 def _chunk_id(key: Key, number: int, order: str) -> str:
@@ -266,12 +267,9 @@ def _chunk_id(key: Key, number: int, order: str) -> str:
     return listing_id(node_type, locale, group, number, order, preview=preview)
 
 
-def _heads(scope: Scope, visibility: Visibility, order: Order) -> dict[str, str]:
-    """The `_id` of chunk 0 of each translation's listing in `order`, of the request's class."""
-    return {
-        locale: _chunk_id(_key(scope, visibility, locale), 0, order.name)
-        for locale in scope.locales
-    }
+def _heads(scope: Scope, visibility: Visibility, order: Order) -> list[str]:
+    """The `_id` of chunk 0 of each listing of the scope in `order`, of the request's class."""
+    return [_chunk_id(key, 0, order.name) for key in _keys(scope, visibility)]
 
 
 def _dated(moment: Any) -> Any:

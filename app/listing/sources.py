@@ -181,7 +181,41 @@ def build_query(context: RequestContext, params: Params, route_: Route) -> dict[
         if hidden:
             builder.add_clause(calendar.hide_blocks_clause(hidden))
     _parents_by_id(builder.query, context)
+    _one_type_condition(builder.query, context)
     return builder.query
+
+
+def _one_type_condition(query: dict[str, Any], context: RequestContext) -> None:
+    """Every condition on the node type (the route's, the type flags', `node.nodeTypeName` and
+    `not[node.nodeTypeName]`) as one: the site's types that meet them all (every source has one),
+    by equality or `$in`, or none when they are every type. The same sources, but a set of types
+    is plain (several types' calendars and listings are merged: app/listing/calendar.py), and a
+    nodes_sources request excluding a type reads the remaining types' index entries."""
+    clauses = query.get("$and", [])
+    on_type = [c["type"] for c in clauses if set(c) == {"type"}]
+    if "type" in query:
+        on_type.append(query["type"])
+    if not on_type:
+        return
+    names = set(context.site.node_types)
+    for condition in on_type:
+        if isinstance(condition, str):
+            names &= {condition}
+        elif isinstance(condition, dict) and set(condition) == {"$in"}:
+            names &= set(condition["$in"])
+        elif isinstance(condition, dict) and set(condition) == {"$nin"}:
+            names -= set(condition["$nin"])
+        else:  # not a shape app.listing.filters builds: left to the database
+            return
+    rest = [c for c in clauses if set(c) != {"type"}]
+    if rest:
+        query["$and"] = rest
+    else:
+        query.pop("$and", None)
+    query.pop("type", None)
+    if names == set(context.site.node_types):
+        return
+    query["type"] = names.pop() if len(names) == 1 else {"$in": sorted(names)}
 
 
 def _parents_by_id(query: dict[str, Any], context: RequestContext) -> None:
