@@ -134,6 +134,8 @@ ID_INDEX = "_id_"
 # The index of `sources` that yields each collection order: per route kind (a parent named by
 # the query, a type, or neither) and first order key (None: the default, by _id) (app/listing).
 ORDER_INDEXES = {
+    # `node.id` (one node or a list): its sources in each translation, sorted after the read
+    "node": {None: "node_locale", "published_at": "node_locale", "node.position": "node_locale"},
     "parent": {
         None: "parent_id",
         "published_at": "parent_id",  # at most PARENT_LISTED entries, sorted
@@ -150,9 +152,20 @@ ORDER_INDEXES = {
 
 def order_index(query: dict[str, Any], order: str | None) -> str:
     """The index of `sources` that serves a collection query (app/listing) in `order`: a parent
-    bounds the read to its children; else the type, when the query names one."""
-    kind = "parent" if "node.parent" in query else "type" if "type" in query else "any"
+    bounds the read to its children; else nodes named by id (`node.id`) to their sources; else
+    the type, when the query names one."""
+    if "node.parent" in query:
+        kind = "parent"
+    elif _names_nodes(query.get("node_id")):
+        kind = "node"
+    else:
+        kind = "type" if "type" in query else "any"
     return ORDER_INDEXES[kind][order]
+
+
+def _names_nodes(condition: Any) -> bool:
+    """Whether a `node_id` condition is an equality or an `$in` (not `not[node.id]`'s `$nin`)."""
+    return type(condition) is int or (isinstance(condition, dict) and set(condition) == {"$in"})
 
 
 # Feed blocks: node type of the block -> node type it lists. The loader materialises their feeds

@@ -5,10 +5,11 @@ index use on it; this model states the rule the indexes are designed to: a query
 index when the index's leading key is bounded by the filter (equality, `$in` or a range), and, when
 the query sorts, the sort keys follow the index's equality prefix in the index's order or in its
 exact reverse (no in-memory sort), unless that prefix binds a key of SMALL_RANGES: a parent's
-children are at most PARENT_LISTED (a parent with more is read from its listings), so they are
-sorted after the read. Among the indexes that serve a query, the one that binds the most keys by
-equality wins, then one that binds a key of SMALL_RANGES (the trial run's few entries), then one
-that needs no sort, then the first declared. The `_id` index serves any equality or `$in` on `_id`
+children are at most PARENT_LISTED (a parent with more is read from its listings), and a node has
+one source per translation, so they are sorted after the read. Among the indexes that serve a
+query, one that binds a key of SMALL_RANGES wins (the trial run's few entries end it first), then
+the one that binds the most keys by equality, then one that needs no sort, then the first
+declared. The `_id` index serves any equality or `$in` on `_id`
 (without a sort, or sorted by `_id`), and a whole read in `_id` order.
 
 Every read of the store names this model's choice with `cursor.hint` (tests/test_indexes.py).
@@ -24,8 +25,9 @@ IN = "in"  # {$in: [...]}: MongoDB merges the sorted runs of each value
 RANGE = "range"  # $gt, $gte, $lt, $lte
 RESIDUAL = "residual"  # anything else ($ne, $nin, $all, ...): checked on the fetched documents
 RANGE_OPERATORS = {"$gt", "$gte", "$lt", "$lte"}
-# Keys whose equality bounds a read to a few entries (app.query_plan.PARENT_LISTED at most).
-SMALL_RANGES = {"node.parent"}
+# Keys whose equality bounds a read to a few entries: a parent's children
+# (app.query_plan.PARENT_LISTED at most), a node's sources (one per translation).
+SMALL_RANGES = {"node.parent", "node_id"}
 
 
 @dataclass
@@ -94,10 +96,10 @@ def serving_index(query: Query, indexes: dict[str, list[tuple[str, int]]]) -> st
             return "_id_"
     elif not query.filter and query.sort and by_id:
         return "_id_"
-    # the index with the longest equality prefix (the most selective bound, as the planner's trial
-    # run would find); ties: the first declared
+    # a bound to a few entries, else the longest equality prefix (the most selective bound, as
+    # the planner's trial run would find); ties: the first declared
     predicates = shape(query.filter)
-    best, most = None, (-1, False, False)
+    best, most = None, (False, -1, False)
     for name, keys in indexes.items():
         fields = bounded_fields(query, keys)
         if not fields:
@@ -105,6 +107,6 @@ def serving_index(query: Query, indexes: dict[str, list[tuple[str, int]]]) -> st
         prefix = sum(1 for f in fields if predicates.get(f) in (EQUALITY, IN))
         small = any(f in SMALL_RANGES for f in fields[:prefix])
         ordered = not query.sort or _sort_follows(keys[prefix:], query.sort)
-        if (prefix, small, ordered) > most:
-            best, most = name, (prefix, small, ordered)
+        if (small, prefix, ordered) > most:
+            best, most = name, (small, prefix, ordered)
     return best

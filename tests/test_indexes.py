@@ -47,6 +47,8 @@ COLLECTION_QUERIES = [
     "?node.parent[]=17&node.parent[]=1&order[node.position]=asc&itemsPerPage=2",
     "?node.parent.nodeName=blog&order[publishedAt]=asc",  # the parent's id by name, then as above
     "?reachable=true&tagGroup[]=news,events&not[node.id][]=19&itemsPerPage=0",
+    "?node.id=19&order[publishedAt]=desc",  # nodes by id: `node_locale`, sorted after the read
+    "?node.id[]=19&node.id[]=1&order[node.position]=asc&not[node.id]=1",
     "?cursor=&itemsPerPage=3",  # keyset pages: the crawl follows their hydra:next
     "?cursor=&itemsPerPage=3&order[node.position]=asc",
     "?cursor=&itemsPerPage=3&order[publishedAt]=desc",
@@ -249,6 +251,7 @@ def test_the_sort_of_a_feed_and_a_collection_comes_from_their_index(crawl):
             "status_position",
             "parent_id",
             "parent_position",
+            "node_locale",  # `node.id`: a node's sources, sorted after the read
         )
     }
 
@@ -286,6 +289,13 @@ def test_feeds_and_collections_decide_the_publication_rule_in_their_index(crawl)
         ({"_id": "feed|0"}, [("title", 1)], None),
         ({"node_id": {"$in": [1, 2]}, "locale": "en"}, [], "node_locale"),
         ({"locale": "en", "node_id": 3}, [], "node_locale"),
+        # `node.id` in a collection: a node's sources, sorted after the read, whatever the type
+        ({"locale": "en", "type": "Article", "node.status": {"$in": ["published"]},
+          "node_id": {"$in": [3, 4]}}, [("published_at", -1), ("_id", -1)], "node_locale"),
+        ({"locale": "en", "node.status": "published", "node_id": {"$nin": [3]}}, [("_id", 1)],
+         "status_id"),
+        ({"locale": "en", "node.status": "published", "node.parent": 4, "node_id": 3},
+         [("_id", 1)], "parent_id"),
         ({"locale": "en", "type": "Article", "node.status": "published"},
          [("published_at", -1), ("_id", -1)], "feed"),
         ({"locale": "en", "type": "Article", "node.status": {"$in": ["published", "draft"]}},
