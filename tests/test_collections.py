@@ -99,7 +99,8 @@ def test_hydra_search_lists_the_supported_filters(client):
         ("node.visible=false", [3001, 3002]),
         ("node.visible=0&_locale=fr", [3002]),
         ("noIndex=true", []),
-        ("node.home=true", []),
+        ("node.home=true", []),  # the home is a page
+        ("node.home=true&node.id=21", []),
         # dates
         ("publishedAt[before]=2024-03-02T10:00:00%2B00:00&_locale=en", [1901, 2001, *OLD_EN]),
         ("publishedAt[strictly_before]=2024-03-02T10:00:00Z&_locale=en", [1901, *OLD_EN]),
@@ -168,6 +169,16 @@ def test_hydra_search_lists_the_supported_filters(client):
 )
 def test_filter(client, query, expected):
     assert ids(client, f"{query}&itemsPerPage=50") == sorted(expected)
+
+
+def test_the_home_filter_lists_the_home_sources_of_the_available_translations(client):
+    """`node.home=true` (read as the home node's id: its `node_locale` entries) and `false`."""
+    assert ids(client, "node.home=true", "pages") == [101, 102]
+    assert ids(client, "node.home=1&_locale=fr&order[publishedAt]=desc", "pages") == [102]
+    assert ids(client, "node.home=true&not[node.id]=1", "pages") == []
+    everything = client.get("/api/pages?itemsPerPage=0").json["hydra:totalItems"]
+    others = client.get("/api/pages?node.home=false&itemsPerPage=0").json["hydra:totalItems"]
+    assert everything - others == 2
 
 
 def test_order_keys_apply_in_query_order_in_any_case(client):

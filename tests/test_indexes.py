@@ -48,6 +48,7 @@ COLLECTION_QUERIES = [
     "?node.parent.nodeName=blog&order[publishedAt]=asc",  # the parent's id by name, then as above
     "?reachable=true&tagGroup[]=news,events&not[node.id][]=19&itemsPerPage=0",
     "?node.id=19&order[publishedAt]=desc",  # nodes by id: `node_locale`, sorted after the read
+    "?node.home=true&order[node.position]=asc",  # the home node's id: `node_locale` too
     "?node.id[]=19&node.id[]=1&order[node.position]=asc&not[node.id]=1",
     "?cursor=&itemsPerPage=3",  # keyset pages: the crawl follows their hydra:next
     "?cursor=&itemsPerPage=3&order[node.position]=asc",

@@ -181,8 +181,21 @@ def build_query(context: RequestContext, params: Params, route_: Route) -> dict[
         if hidden:
             builder.add_clause(calendar.hide_blocks_clause(hidden))
     _parents_by_id(builder.query, context)
+    _home_by_id(builder, context)
     _one_type_condition(builder.query, context)
     return builder.query
+
+
+def _home_by_id(builder: QueryBuilder, context: RequestContext) -> None:
+    """`node.home=true` as the home node's id too (a site has exactly one home node: fixture
+    format): the same sources, read along `node_locale` (query_plan.order_index) instead of
+    every source of the route's order index."""
+    if builder.query.get("node.home") is not True:
+        return
+    homes = {source["node_id"] for source in context.site.homes.values()}
+    if not homes:
+        return
+    builder.add("node_id", homes.pop() if len(homes) == 1 else {"$in": sorted(homes)})
 
 
 def _one_type_condition(query: dict[str, Any], context: RequestContext) -> None:
