@@ -448,6 +448,18 @@ def test_the_http_answer_is_the_index_answer(small_chunks, monkeypatch, headers)
         assert response.json == expected.json, url
 
 
+def index_reads(generation, monkeypatch) -> list:
+    """The reads of sources along an index (pages, counts, archive dates) from now on."""
+    on_index: list = []
+    for name in ("sources_page", "publication_dates"):
+        original = getattr(type(generation), name)
+        monkeypatch.setattr(
+            type(generation), name,
+            lambda self, *a, _run=original, **k: on_index.append(a) or _run(self, *a, **k),
+        )  # fmt: skip
+    return on_index
+
+
 @pytest.mark.parametrize("headers", [{}, EDITOR])
 def test_types_as_one_condition_list_what_the_conditions_do(small_chunks, monkeypatch, headers):
     """Every type condition of a request folded into one set of the site's types (answered by
@@ -457,13 +469,7 @@ def test_types_as_one_condition_list_what_the_conditions_do(small_chunks, monkey
     client = app.test_client()
     urls = [f"{url}&_preview=1" if headers else url for url in TYPE_SETS]
     folded = [client.get(url, headers=headers) for url in urls]
-    on_index = []
-    for name in ("sources_page", "publication_dates"):
-        original = getattr(type(generation), name)
-        monkeypatch.setattr(
-            type(generation), name,
-            lambda self, *a, _run=original, **k: on_index.append(a) or _run(self, *a, **k),
-        )  # fmt: skip
+    on_index = index_reads(generation, monkeypatch)
     for url, answer in zip(urls, folded, strict=True):
         assert client.get(url, headers=headers).json == answer.json, url
     assert on_index == []
@@ -847,13 +853,7 @@ def test_a_listed_parents_pages_and_archives_read_no_index(small_chunks, monkeyp
         "/api/nodes_sources/archives?node.nodesTags.tag=/api/tags/1",
     ]
     answers = [client.get(url) for url in urls]
-    on_index = []
-    for name in ("sources_page", "publication_dates"):
-        original = getattr(type(generation), name)
-        monkeypatch.setattr(
-            type(generation), name,
-            lambda self, *a, _run=original, **k: on_index.append(a) or _run(self, *a, **k),
-        )  # fmt: skip
+    on_index = index_reads(generation, monkeypatch)
     for url, answer in zip(urls, answers, strict=True):
         assert client.get(url).json == answer.json, url
         assert answer.status_code == 200, url
