@@ -17,8 +17,8 @@ DEFAULTS: dict[str, object] = {
     # 0 asks on every request (tests use it so that command counts are deterministic).
     "SITE_VERSION_TTL": 1.0,
     "MONGODB_TIMEOUT_MS": 3000,
-    # The time the reads of one content request may take on a server (MONGODB_URI), counted once
-    # its request context is ready (app/api/time_budget.py): pymongo's operation timeout
+    # The time one content request may take on a server (MONGODB_URI) once its request context
+    # is ready, reads and Python work (app/api/time_budget.py): pymongo's operation timeout
     # (`pymongo.timeout`: the remainder is sent with each read as maxTimeMS, so the server stops
     # the query too), then a 503 problem. It bounds what a filter the materialised documents do
     # not serve may cost on an engine that sorts a range in full (docs/performance.md). 0: no

@@ -292,11 +292,12 @@ def keyset_filter(
 
 
 def combined(query: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
-    """`query` and `extra`; a field in both keeps both conditions (through `$and`)."""
+    """`query` and `extra`; a field in both keeps both conditions (through `$and`). `query` is
+    left as it is (its `$and` list too)."""
     out = dict(query)
     for key, condition in extra.items():
         if key in out:
-            out.setdefault("$and", []).append({key: condition})
+            out["$and"] = [*out.get("$and", []), {key: condition}]
         else:
             out[key] = condition
     return out

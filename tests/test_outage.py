@@ -15,6 +15,7 @@ from pymongo.errors import (
 
 from app import create_app, web_response
 from app.fixture.load import load_site
+from app.site import SiteCache
 from tests.conftest import JWT_SECRET, demo_site
 from tests.helpers import get_path, problem_detail
 from tests.realserver import FerretDB, ferretdb_binary, free_port
@@ -90,7 +91,7 @@ def test_a_request_past_its_database_time_budget_is_503(make_app, tier):
     """QUERY_TIMEOUT_MS bounds the database time of a request on a server: past it, a 503
     problem (the budget here is spent before the first read is sent: no timing involved); the
     embedded store (the mongomock tier) is in-process and not limited. The site model is built
-    before the budget starts (with the connection's own timeouts), so a slow first build does not
+    before the budget starts (under the connection's timeout), so a slow first build does not
     turn every request into a 503. Health checks are not content requests: no budget."""
     app = make_app(QUERY_TIMEOUT_MS=1e-06, RESPONSE_CACHE=False)
     client = app.test_client()
@@ -133,6 +134,27 @@ def test_every_way_of_spending_the_budget_names_it(make_app, monkeypatch, error)
     response = get_path(app.test_client(), "/about")
     assert response.status_code == 503
     assert problem_detail(response) == BUDGET_SPENT
+
+
+@pytest.mark.parametrize("error", TIMEOUTS, ids=lambda error: type(error).__name__)
+def test_a_timeout_of_the_request_context_is_a_database_that_does_not_answer(
+    make_app, monkeypatch, error
+):
+    """The live site pointer and the site model's build come before the budget, limited by the
+    connection's timeout (CMS_MONGODB_TIMEOUT_MS): any timeout there, even with the budget
+    spent, is a database that does not answer."""
+    monkeypatch.setattr(SiteCache, "current", timing_out(error))
+    response = get_path(make_app(QUERY_TIMEOUT_MS=1e-06).test_client(), "/about")
+    assert response.status_code == 503
+    assert problem_detail(response) == UNAVAILABLE
+
+
+def test_a_timeout_outside_any_budget_is_a_database_that_does_not_answer(make_app, monkeypatch):
+    """/readyz has no budget: a server-side time limit there is a 503, not a 500."""
+    monkeypatch.setattr(SiteCache, "current", timing_out(TIMEOUTS[0]))
+    ready = make_app().test_client().get("/readyz")
+    assert ready.status_code == 503
+    assert problem_detail(ready) == UNAVAILABLE
 
 
 @pytest.mark.parametrize("error", TIMEOUTS[1:], ids=lambda error: type(error).__name__)

@@ -15,7 +15,7 @@ from app.api.encoding import LD_JSON, dumps
 from app.api.hygiene import request_context
 from app.api.redact import canonical_pairs
 from app.api.response_cache import CachedResponse
-from app.api.time_budget import query_budget
+from app.api.time_budget import context_limit, query_budget
 from app.header_values import token, uri_reference
 from app.reply import Reply, cache_tags
 from app.request_context import RequestContext
@@ -84,11 +84,13 @@ def respond(
     answered from another's entry. `iri`: the `@id` of the response when it is not the request's
     own path and query (web_response_by_path: its normalised `path` only).
 
-    The request context (and with it the site model, built once per generation with the
-    connection's own timeouts, app/db.py) comes first; the reads that answer the request share
-    one time budget, CMS_QUERY_TIMEOUT_MS, past which the request is a 503
-    (app/api/time_budget.py)."""
-    context = request_context()
+    The request context (the live site pointer and, once per generation, the site model's build)
+    comes first, limited as a whole by the connection's timeout (CMS_MONGODB_TIMEOUT_MS); the
+    work that answers the request then shares one time budget, CMS_QUERY_TIMEOUT_MS, past which
+    the request is a 503 (app/api/time_budget.py). So a slow model build does not eat the first
+    request's budget, and neither phase holds a worker past its limit."""
+    with context_limit():
+        context = request_context()
     with query_budget():
         return _respond(context, build, answer=answer, iri=iri)
 

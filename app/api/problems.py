@@ -71,10 +71,13 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception) -> Response:
-        from pymongo.errors import ConnectionFailure
+        from pymongo.errors import ConnectionFailure, PyMongoError
 
-        # the request's time budget running out is app.api.time_budget.BudgetSpent, an ApiError
-        if isinstance(error, ConnectionFailure):
+        # the request's time budget running out is app.api.time_budget.BudgetSpent, an ApiError;
+        # a timeout outside it (a server-side limit, a socket) is a database that does not answer
+        if isinstance(error, ConnectionFailure) or (
+            isinstance(error, PyMongoError) and error.timeout
+        ):
             _logged(503, f"database unreachable: {type(error).__name__}")
             return problem(503, "Service Unavailable: the database does not answer.")
         log.exception("unhandled error [request %s]", g.get("request_id", "-"))

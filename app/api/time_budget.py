@@ -5,14 +5,16 @@ On a server (`MONGODB_URI`), `pymongo.timeout` sends the remaining time with eac
 it is spent. However the budget ran out (the server stopped the query, the socket or the wait for
 a server or a connection timed out, or nothing was left to send a read with), the request is the
 same 503 problem naming the budget. A timeout before the deadline is a database that does not
-answer (app/api/problems.py). The embedded store is in-process: pymongo.timeout does not reach it.
+answer (app/api/problems.py), as is any pymongo timeout outside a budget. The embedded store is
+in-process: pymongo.timeout does not reach it.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 
 import pymongo
 from flask import current_app
@@ -20,9 +22,20 @@ from pymongo.errors import ExecutionTimeout, PyMongoError
 
 from app.errors import ServiceUnavailable
 
+log = logging.getLogger(__name__)
+
 
 class BudgetSpent(ServiceUnavailable):
     """The request's database reads ran past CMS_QUERY_TIMEOUT_MS."""
+
+
+def context_limit() -> AbstractContextManager[None]:
+    """The limit of a request's context phase (the live site pointer and, once per generation,
+    the site model's build): the connection's timeout, CMS_MONGODB_TIMEOUT_MS, for the whole
+    phase. A timeout there is a database that does not answer, as for any timeout outside the
+    budget (app/api/problems.py)."""
+    limit = float(current_app.config["MONGODB_TIMEOUT_MS"])
+    return pymongo.timeout(limit / 1000 if limit > 0 else None)
 
 
 def budget_seconds() -> float | None:
@@ -41,6 +54,7 @@ def query_budget() -> Iterator[None]:
             yield
     except PyMongoError as error:
         if limit is not None and spent(error, time.monotonic() - started, limit):
+            log.warning("database time budget spent: %s", type(error).__name__)
             milliseconds = current_app.config["QUERY_TIMEOUT_MS"]
             raise BudgetSpent(
                 f"Service Unavailable: the database did not answer within {milliseconds} ms."

@@ -1,7 +1,8 @@
 """Archives and totals of plain collections, from the materialised calendars
 (app/fixture/calendars.py) instead of reading every matching source.
 
-A request is *plain* when its filter names only its translations, at most one node type, the
+A request is *plain* when its filter names only its translations, its node types (one, several
+or every type: app.listing.sources folds every type condition into one), the
 realms it may not see (what build_query adds without any filter parameter), the blocks hidden
 from it (the hide_blocks clause: `hide_blocks_clause`), the nodes' visibility (`node.visible`) and
 either at most one tag by equality (`node.nodesTags.tag=<id>` or

@@ -200,7 +200,8 @@ def _home_by_id(builder: QueryBuilder, context: RequestContext) -> None:
 
 def _one_type_condition(query: dict[str, Any], context: RequestContext) -> None:
     """Every condition on the node type (the route's, the type flags', `node.nodeTypeName` and
-    `not[node.nodeTypeName]`) as one: the site's types that meet them all (every source has one),
+    `not[node.nodeTypeName]`) as one: the site's types that meet them all (every source has one:
+    the loader refuses a node of an undeclared type, app/fixture/validate.py),
     by equality or `$in`, or none when they are every type. The same sources, but a set of types
     is plain (several types' calendars and listings are merged: app/listing/calendar.py), and a
     nodes_sources request excluding a type reads the remaining types' index entries."""
