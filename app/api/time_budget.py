@@ -34,13 +34,17 @@ def context_limit() -> AbstractContextManager[None]:
     the site model's build): the connection's timeout, CMS_MONGODB_TIMEOUT_MS, for the whole
     phase. A timeout there is a database that does not answer, as for any timeout outside the
     budget (app/api/problems.py)."""
-    limit = float(current_app.config["MONGODB_TIMEOUT_MS"])
-    return pymongo.timeout(limit / 1000 if limit > 0 else None)
+    return pymongo.timeout(_seconds("MONGODB_TIMEOUT_MS"))
 
 
 def budget_seconds() -> float | None:
     """The seconds a request's database reads may take together (None: no limit)."""
-    limit = float(current_app.config["QUERY_TIMEOUT_MS"])
+    return _seconds("QUERY_TIMEOUT_MS")
+
+
+def _seconds(setting: str) -> float | None:
+    """A limit in milliseconds of the configuration, in seconds (0: None, no limit)."""
+    limit = float(current_app.config[setting])
     return limit / 1000 if limit > 0 else None
 
 
