@@ -194,12 +194,12 @@ PARENT_LISTED = CHILDREN_EMBEDDED
 LISTED_PARENTS_ID = "listed-parents"
 
 # The group of a calendar or listing besides its type and translation: none, a tag id, or the
-# children of a listed parent (parent_group).
+# children of a listed parent, all of them or those with a tag (parent_group).
 Group = int | str | None
 
 
-def parent_group(parent_id: int) -> str:
-    return f"parent={parent_id}"
+def parent_group(parent_id: int, tag_id: int | None = None) -> str:
+    return f"parent={parent_id}" if tag_id is None else f"parent={parent_id},tag={tag_id}"
 
 
 def calendar_id(node_type: str, locale: str, *, preview: bool, group: Group = None) -> str:

@@ -39,8 +39,9 @@ LIVE_ID = "live"
 # `parent_*` indexes of `sources` and `node_name` of `nodes` (reads name them with `hint`, which
 # fails without them), and the listed parents' calendars and listings. Layout 4: calendar groups
 # and listing realm entries with `block` (the hide_blocks clause is plain), calendars and
-# listings per tag across types (`*`), and the preview class of the listings.
-LAYOUT = 4
+# listings per tag across types (`*`), and the preview class of the listings. Layout 5: the
+# calendars and listings of a listed parent's children per tag (`parent=<id>,tag=<id>`).
+LAYOUT = 5
 
 
 def layout_of(pointer: dict[str, Any]) -> int:

@@ -222,11 +222,13 @@ a realm: a `hide_blocks` realm hides them) the number of sources (`count`) and t
 latest `published_at` (`first`, `last`), and the undated sources per the same groups
 (`undated`). `_id` is `<type>|<locale>|<class>`, and
 `<type>|<locale>|<class>|tag=<tag id>` for a tag; a listed parent's children (listings, below)
-have theirs per type and across types, `<type or *>|<locale>|<class>|parent=<node id>`. Archives
+have theirs per type and across types, `<type or *>|<locale>|<class>|parent=<node id>`, and per
+tag, `<type or *>|<locale>|<class>|parent=<node id>,tag=<tag id>`. Archives
 and the `hydra:totalItems` of *plain* collections (no filter but the translation, the types,
-the nodes' visibility, the realms denied or hiding blocks, and at most one tag or one listed parent
-by equality: `/api/articles/archives`,
-`/api/articles?node.nodesTags.tag.tagName=news&node.visible=1`, `/api/articles?node.parent=<blog>`,
+the nodes' visibility, the realms denied or hiding blocks, at most one tag and at most one listed
+parent by equality: `/api/articles/archives`,
+`/api/articles?node.nodesTags.tag.tagName=news&node.visible=1`,
+`/api/articles?node.parent=<blog>&node.nodesTags.tag.tagName=news`,
 `/api/nodes_sources?node.nodesTags.tag=/api/tags/1`) read the calendars of their types and
 translations in one read by `_id` instead of every matching source: a month is listed when an
 allowed realm set has `first <= now`, and the total is the allowed counts minus the sources still to
@@ -235,7 +237,8 @@ is after now. Other filters query `sources` (docs/performance.md, bounded counts
     "listings": f"""\
 Materialised listings (app/fixture/listings.py): for each node type (and across types, `*`),
 translation and tag (or no tag), and, for each *listed parent* (a node with more than
-{PARENT_LISTED} children: a blog), per type and across types, its children, and for each visibility
+{PARENT_LISTED} children: a blog), per type and across types, its children, all of them and per
+tag, and for each visibility
 class, the sources a collection lists (public: the published sources that have a `published_at`;
 preview, `|preview` after the group in the `_id`: draft, pending and published sources, an undated
 one, its `published_at` null, before every date), in three orders: `date`, newest first
@@ -249,7 +252,8 @@ documents, as FerretDB stores no arrays of arrays; a `hide_blocks` realm hides b
 positions of the entries whose node is not visible (`hidden`: `node.visible`). `_id` is
 `<type>|<locale>|<tag id or ->|<chunk number>` in date order and `<type>|<locale>|<tag id or
 ->|<order>|<chunk number>` in the `id` and `position` orders (a listed
-parent's: `parent=<node id>` in place of the tag); chunk 0 also holds the number of chunks
+parent's: `parent=<node id>` in place of the tag, `parent=<node id>,tag=<tag id>` with a tag);
+chunk 0 also holds the number of chunks
 (`chunks`) and the first entry of every chunk (`starts`: `published_at`, `ids` and, by position,
 `positions`, where a keyset cursor page begins), and exists for every scope that has a source, even
 when none is listed. A page by number of a plain collection ordered by `publishedAt` or

@@ -76,22 +76,24 @@ def iris(value: Any, found: set[str]) -> set[str]:
 def plain_query(
     node_type: str | list[str],
     locale: Any,
-    tag: tuple[str, Any] | None,
+    tag: tuple[str, Any] | dict[str, Any] | None,
     denied: list[int],
     visible: bool | None = None,
     hiding: list[int] | None = None,
 ):
     """The filter app/listing/sources.build_query gives a plain collection request: its
-    translations, its type (none for ALL_TYPES; several: `$in`), at most one tag (stored path,
-    value), the nodes' visibility (`node.visible`, None: either), the realms denied to it and
-    those whose blocks are hidden from it (`hiding`: the hide_blocks clause) (calendars and
-    listings answer it)."""
+    translations, its type (none for ALL_TYPES; several: `$in`), at most one tag or listed parent
+    (stored path, value) or both (a dict of them), the nodes' visibility (`node.visible`, None:
+    either), the realms denied to it and those whose blocks are hidden from it (`hiding`: the
+    hide_blocks clause) (calendars and listings answer it)."""
     query: dict[str, Any] = {"locale": locale}
     if isinstance(node_type, list):
         query["type"] = {"$in": node_type}
     elif node_type != ALL_TYPES:
         query["type"] = node_type
-    if tag is not None:
+    if isinstance(tag, dict):
+        query.update(tag)
+    elif tag is not None:
         query[tag[0]] = tag[1]
     if visible is not None:
         query["node.visible"] = visible

@@ -210,11 +210,18 @@ def with_listed_parents(make_app):
 
 
 @pytest.mark.parametrize(
-    ("node_type", "parent", "denied"),
-    [("Article", 17, []), (ALL_TYPES, 17, [1]), (ALL_TYPES, 60, []), ("Page", 17, [])],
-)
+    ("node_type", "parent", "tag", "denied"),
+    [
+        ("Article", 17, None, []), (ALL_TYPES, 17, None, [1]), (ALL_TYPES, 60, None, []),
+        ("Page", 17, None, []),
+        # a listed parent's children with a tag (by id or by slug), of a type or of every type
+        ("Article", 17, ("node.tag_ids", 4), []), (ALL_TYPES, 60, ("node.tag_slugs", "jazz"), [1]),
+        (ALL_TYPES, 17, ("node.tag_slugs", "market"), []),  # no child of the blog has it
+        (ALL_TYPES, 17, ("node.tag_slugs", "no-such-tag"), []),
+    ],
+)  # fmt: skip
 def test_a_listed_parents_calendars_answer_as_the_queries(
-    with_listed_parents, node_type, parent, denied
+    with_listed_parents, node_type, parent, tag, denied
 ):
     generation = with_listed_parents
     assert generation.listed_parents() == {17, 60}
@@ -223,9 +230,14 @@ def test_a_listed_parents_calendars_answer_as_the_queries(
         for preview in (False, True):
             locale = LOCALES[number % len(LOCALES)]
             visible = (None, True, False)[number % 3]
-            query = {**plain_query(node_type, locale, None, denied, visible), "node.parent": parent}
+            query = {**plain_query(node_type, locale, tag, denied, visible), "node.parent": parent}
             visibility = Visibility(now=moment, preview=preview)
             expected = by_query(generation, query, visibility)
             assert by_calendar(generation, query, visibility) == expected, (moment, preview)
             checked += expected[1]
-    assert checked > 0 or node_type == "Page"  # the blog has no page
+    # the blog has no page, and no child with the market tag
+    assert (checked > 0) == (node_type != "Page" and tag in (None, *WITH_CHILDREN))
+
+
+# tags that children of the listed parents above carry
+WITH_CHILDREN = [("node.tag_ids", 4), ("node.tag_slugs", "jazz")]

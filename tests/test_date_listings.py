@@ -174,6 +174,9 @@ def check(generation, query, visibility, pages) -> int:
         (ALL_TYPES, ("node.parent", BLOG), [PREMIUM]),
         (ALL_TYPES, ("node.parent", ARCHIVE), None),
         ("Page", ("node.parent", ARCHIVE), None),  # none of that type
+        # a listed parent's children with a tag: by id, by slug across types
+        ("Article", {"node.parent": BLOG, "node.tag_ids": 4}, None),
+        (ALL_TYPES, {"node.parent": BLOG, "node.tag_slugs": "news"}, [PREMIUM]),
         # several types (`node.nodeTypeName[]`, `not[...]`, the type flags): listings merged
         (["Article", "Page"], None, None),
         (["Article", "ContentBlock", "Page"], ("node.tag_slugs", "news"), [PREMIUM]),
@@ -423,6 +426,13 @@ URLS = [
     "/api/articles?node.parent=17&publishedAt[archive]=2024&order[publishedAt]=asc",
     "/api/nodes_sources?node.parent=17&node.visible=false&order[publishedAt]=desc",
     "/api/nodes_sources?node.parent=1",
+    # a listed parent's children with a tag, and a parent that is not listed with a tag
+    "/api/articles?node.parent=17&node.nodesTags.tag.tagName=news&order[publishedAt]=desc"
+    "&itemsPerPage=2&page=2",
+    "/api/nodes_sources?node.parent=60&node.nodesTags.tag=/api/tags/1&order[node.position]=asc",
+    "/api/articles?node.parent.nodeName=blog&node.nodesTags.tag.tagName=featured&itemsPerPage=2",
+    "/api/articles/archives?node.parent=17&node.nodesTags.tag.tagName=news",
+    "/api/nodes_sources?node.parent=1&node.nodesTags.tag.tagName=news",
     # /api/nodes_sources: the hide_blocks clause (no ROLE_PREMIUM) and a tag across types
     "/api/nodes_sources?_locale=en&order[publishedAt]=desc&itemsPerPage=4&page=2",
     "/api/nodes_sources?itemsPerPage=5&page=4",
@@ -818,18 +828,26 @@ def test_the_parents_of_many_children_are_listed_and_only_they_are_plain(small_c
     parents = generation.listed_parents()
     assert parents == {BLOG, ARCHIVE}
     chunks = generation.listing_chunks(
-        [listing_id("Article", "en", "parent=17", 0), listing_id(ALL_TYPES, "fr", "parent=60", 0)]
-    )
-    assert sorted(chunks) == ["*|fr|parent=60|0", "Article|en|parent=17|0"]
+        [listing_id("Article", "en", "parent=17", 0), listing_id(ALL_TYPES, "fr", "parent=60", 0),
+         listing_id(ALL_TYPES, "en", "parent=17,tag=4", 0),
+         listing_id(ALL_TYPES, "en", "parent=17,tag=6", 0)]  # no child of the blog has tag 6
+    )  # fmt: skip
+    assert sorted(chunks) == [
+        "*|en|parent=17,tag=4|0", "*|fr|parent=60|0", "Article|en|parent=17|0"
+    ]  # fmt: skip
     scope = calendar.plain_scope
     base = {"locale": "en", "type": "Article"}
     assert scope({**base, "node.parent": BLOG}, TAG_IDS, parents=parents).parent == BLOG
     assert scope({**base, "node.parent": BLOG}, TAG_IDS) is None  # no listed parents given
+    # a listed parent and a tag (by id or by slug): the listings of its children with the tag
+    for tag in ({"node.tag_ids": 4}, {"node.tag_slugs": "featured"}):
+        found = scope({**base, "node.parent": BLOG, **tag}, TAG_IDS, parents=parents)
+        assert (found.parent, found.tag, found.group) == (BLOG, 4, "parent=17,tag=4")
     for other in (
         {"node.parent": HOME},  # 5 children: read along parent_* (at most PARENT_LISTED)
         {"node.parent": {"$in": [BLOG, ARCHIVE]}},
         {"node.parent": str(BLOG)},
-        {"node.parent": BLOG, "node.tag_ids": 1},  # a parent and a tag: no such listing
+        {"node.parent": BLOG, "node.tag_ids": {"$in": [1, 4]}},  # two tags: the index
         {"node.parent": BLOG, "node.home": False},
     ):
         assert scope({**base, **other}, TAG_IDS, parents=parents) is None, other
@@ -851,6 +869,10 @@ def test_a_listed_parents_pages_and_archives_read_no_index(small_chunks, monkeyp
         "/api/nodes_sources?_locale=en&itemsPerPage=4&page=3",
         "/api/nodes_sources?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&cursor=",
         "/api/nodes_sources/archives?node.nodesTags.tag=/api/tags/1",
+        # a listed parent's children with a tag
+        "/api/articles?node.parent=17&node.nodesTags.tag.tagName=news&itemsPerPage=2&page=2",
+        "/api/nodes_sources?node.parent=60&node.nodesTags.tag=/api/tags/1&order[publishedAt]=asc",
+        "/api/articles/archives?node.parent=17&node.nodesTags.tag.tagName=featured",
     ]
     answers = [client.get(url) for url in urls]
     on_index = index_reads(generation, monkeypatch)

@@ -5,8 +5,8 @@ A request is *plain* when its filter names only its translations, its node types
 or every type: app.listing.sources folds every type condition into one), the
 realms it may not see (what build_query adds without any filter parameter), the blocks hidden
 from it (the hide_blocks clause: `hide_blocks_clause`), the nodes' visibility (`node.visible`) and
-either at most one tag by equality (`node.nodesTags.tag=<id>` or
-`node.nodesTags.tag.tagName=<slug>`), or one parent by equality
+at most one tag by equality (`node.nodesTags.tag=<id>` or
+`node.nodesTags.tag.tagName=<slug>`) and at most one parent by equality
 (`node.parent`) among the site's listed parents (those with more than PARENT_LISTED children;
 fewer are read along the `parent_*` indexes, a bounded range). Any other filter is
 answered by the indexed queries, whose cost follows the number of matches (docs/performance.md).
@@ -58,7 +58,7 @@ class Span:
 class Scope:
     """What a plain request lists: types (ALL_TYPES alone: every type; several: their disjoint
     calendars and listings merged), translations, realms denied to it,
-    realms whose blocks are hidden from it (`hiding`: a hide_blocks realm not granted), a tag or a
+    realms whose blocks are hidden from it (`hiding`: a hide_blocks realm not granted), a tag and a
     listed parent (None: any) and the nodes' visibility (None: either). `void`: a tag
     slug that no tag has (slugs are unique and sources carry their tags' slugs: nothing
     matches; no type: a type condition that no type of the site meets). `span`: a range of
@@ -78,7 +78,7 @@ class Scope:
     @property
     def group(self) -> Group:
         """The group of its calendars and listings besides type and translation."""
-        return self.tag if self.parent is None else parent_group(self.parent)
+        return self.tag if self.parent is None else parent_group(self.parent, self.tag)
 
     def admits(self, realm_ids: list[int], visible: bool, block: bool) -> bool:
         """Whether the request lists sources in these realms whose node has this visibility
@@ -178,7 +178,7 @@ def plain_scope(
     if PARENT in query:
         parent = query[PARENT]
         rest = {key: value for key, value in query.items() if key != PARENT}
-        if type(parent) is not int or parent not in parents or TAG_IDS in rest or TAG_SLUGS in rest:
+        if type(parent) is not int or parent not in parents:
             return None
         scope = plain_scope(rest, tag_ids)
         return replace(scope, parent=parent) if scope is not None else None
