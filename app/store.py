@@ -291,17 +291,18 @@ class Generation:
         locales: list[str],
         visibility: Visibility,
         *,
-        group: Group = None,
-    ) -> list[dict[str, Any]]:
-        """The materialised calendars of some types (or ALL_TYPES), and group (a tag, a listed
-        parent), in some translations for the request's visibility class, in one read by `_id`;
-        a scope without sources has none."""
+        groups: list[Group],
+    ) -> dict[str, dict[str, Any]]:
+        """The materialised calendars of some types (or ALL_TYPES) and groups (none, a tag, a
+        listed parent...), in some translations for the request's visibility class, by `_id`
+        (query_plan.calendar_id), in one read; a scope without sources has none."""
         keys = [
             calendar_id(node_type, locale, preview=visibility.preview, group=group)
+            for group in groups
             for node_type in node_types
             for locale in locales
         ]
-        return list(self._by_ids("calendars", keys))
+        return {found["_id"]: found for found in self._by_ids("calendars", keys)}
 
     def listed_parents(self) -> frozenset[int]:
         """The parents whose children have calendars and listings (query_plan.PARENT_LISTED);

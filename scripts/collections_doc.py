@@ -226,7 +226,8 @@ have theirs per type and across types, `<type or *>|<locale>|<class>|parent=<nod
 tag, `<type or *>|<locale>|<class>|parent=<node id>,tag=<tag id>`. Archives
 and the `hydra:totalItems` of *plain* collections (no filter but the translation, the types,
 the nodes' visibility, the realms denied or hiding blocks, at most one tag and at most one listed
-parent by equality: `/api/articles/archives`,
+parent by equality; or one tag left out, `not[node.nodesTags.tag.tagName]`, whose calendars'
+counts are taken away from the scope's, for totals but not archives: `/api/articles/archives`,
 `/api/articles?node.nodesTags.tag.tagName=news&node.visible=1`,
 `/api/articles?node.parent=<blog>&node.nodesTags.tag.tagName=news`,
 `/api/nodes_sources?node.nodesTags.tag=/api/tags/1`) read the calendars of their types and

@@ -182,6 +182,12 @@ def check(generation, query, visibility, pages) -> int:
         (["Article", "ContentBlock", "Page"], ("node.tag_slugs", "news"), [PREMIUM]),
         (["Article", "ContentBlock"], ("node.parent", BLOG), [PREMIUM]),
         ([], None, None),  # no type meets the conditions
+        # a tag left out (`not[...]`): each listing less the tag's
+        ("Article", ("node.tag_slugs", {"$nin": ["news"]}), None),
+        (ALL_TYPES, ("node.tag_slugs", {"$nin": ["news"]}), [PREMIUM]),  # the tagged block too
+        # the undated article's tag
+        (["Article", "Page"], ("node.tag_slugs", {"$nin": ["unlisted"]}), None),
+        ("Article", {"node.parent": BLOG, "node.tag_slugs": {"$nin": ["featured"]}}, None),
     ],
 )
 def test_a_listing_page_is_the_index_page_at_every_moment(
@@ -433,6 +439,13 @@ URLS = [
     "/api/articles?node.parent.nodeName=blog&node.nodesTags.tag.tagName=featured&itemsPerPage=2",
     "/api/articles/archives?node.parent=17&node.nodesTags.tag.tagName=news",
     "/api/nodes_sources?node.parent=1&node.nodesTags.tag.tagName=news",
+    # a tag left out (an archive of it reads the index), and two (the index)
+    "/api/articles?not[node.nodesTags.tag.tagName]=news&order[publishedAt]=desc&itemsPerPage=2"
+    "&page=2",
+    "/api/nodes_sources?not[node.nodesTags.tag.tagName]=news&order[node.position]=desc&_locale=en",
+    "/api/articles?node.parent=17&not[node.nodesTags.tag.tagName]=featured&itemsPerPage=3&page=2",
+    "/api/articles/archives?not[node.nodesTags.tag.tagName]=news",
+    "/api/articles?not[node.nodesTags.tag.tagName][]=news&not[node.nodesTags.tag.tagName][]=jazz",
     # /api/nodes_sources: the hide_blocks clause (no ROLE_PREMIUM) and a tag across types
     "/api/nodes_sources?_locale=en&order[publishedAt]=desc&itemsPerPage=4&page=2",
     "/api/nodes_sources?itemsPerPage=5&page=4",
@@ -562,7 +575,9 @@ def cursor_walks(generation, query, visibility, page_size, order, descending):
 @pytest.mark.parametrize(
     ("node_type", "tag"),
     [("Article", None), (ALL_TYPES, None), ("Article", ("node.tag_slugs", "news")),
-     (ALL_TYPES, ("node.parent", BLOG))],
+     (ALL_TYPES, ("node.parent", BLOG)),
+     ("Article", ("node.tag_slugs", {"$nin": ["news"]})),  # a tag left out: any cursor
+     (ALL_TYPES, {"node.parent": BLOG, "node.tag_slugs": {"$nin": ["featured"]}})],
 )  # fmt: skip
 def test_a_cursor_walk_of_a_listing_is_the_index_walk_at_every_moment(
     small_chunks, tier, node_type, tag
@@ -603,6 +618,8 @@ CURSOR_URLS = [
     "/api/articles?publishedAt[after]=2024-04-01&publishedAt[before]=2024-09-30T12:00:00%2B02:00"
     "&order[publishedAt]=asc&_locale=en&itemsPerPage=1&cursor=",
     "/api/nodes_sources?node.parent=17&order[publishedAt]=desc&itemsPerPage=2&cursor=",
+    "/api/articles?not[node.nodesTags.tag.tagName]=news&order[node.position]=asc&itemsPerPage=2"
+    "&cursor=",
 ]
 
 
@@ -873,6 +890,10 @@ def test_a_listed_parents_pages_and_archives_read_no_index(small_chunks, monkeyp
         "/api/articles?node.parent=17&node.nodesTags.tag.tagName=news&itemsPerPage=2&page=2",
         "/api/nodes_sources?node.parent=60&node.nodesTags.tag=/api/tags/1&order[publishedAt]=asc",
         "/api/articles/archives?node.parent=17&node.nodesTags.tag.tagName=featured",
+        # a tag left out: pages and cursor pages (its archive reads the index)
+        "/api/articles?not[node.nodesTags.tag.tagName]=news&order[publishedAt]=asc&page=2"
+        "&itemsPerPage=2",
+        "/api/nodes_sources?not[node.nodesTags.tag.tagName]=news&itemsPerPage=2&cursor=",
     ]
     answers = [client.get(url) for url in urls]
     on_index = index_reads(generation, monkeypatch)

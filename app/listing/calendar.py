@@ -6,9 +6,10 @@ or every type: app.listing.sources folds every type condition into one), the
 realms it may not see (what build_query adds without any filter parameter), the blocks hidden
 from it (the hide_blocks clause: `hide_blocks_clause`), the nodes' visibility (`node.visible`) and
 at most one tag by equality (`node.nodesTags.tag=<id>` or
-`node.nodesTags.tag.tagName=<slug>`) and at most one parent by equality
-(`node.parent`) among the site's listed parents (those with more than PARENT_LISTED children;
-fewer are read along the `parent_*` indexes, a bounded range). Any other filter is
+`node.nodesTags.tag.tagName=<slug>`) or left out (`not[...]` of one tag: its sources are taken
+away, which gives totals and pages but not the months of an archive) and at most one parent by
+equality (`node.parent`) among the site's listed parents (those with more than PARENT_LISTED
+children; fewer are read along the `parent_*` indexes, a bounded range). Any other filter is
 answered by the indexed queries, whose cost follows the number of matches (docs/performance.md).
 """
 
@@ -20,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from app.publication import Visibility
-from app.query_plan import ALL_TYPES, Group, parent_group
+from app.query_plan import ALL_TYPES, Group, calendar_id, parent_group
 from app.store import Generation
 
 # The stored paths of the tag filters (app/listing/sources.py compiles them).
@@ -57,13 +58,15 @@ class Span:
 @dataclass(frozen=True)
 class Scope:
     """What a plain request lists: types (ALL_TYPES alone: every type; several: their disjoint
-    calendars and listings merged), translations, realms denied to it,
-    realms whose blocks are hidden from it (`hiding`: a hide_blocks realm not granted), a tag and a
-    listed parent (None: any) and the nodes' visibility (None: either). `void`: a tag
-    slug that no tag has (slugs are unique and sources carry their tags' slugs: nothing
-    matches; no type: a type condition that no type of the site meets). `span`: a range of
-    publication dates, which only the date listing answers (a calendar counts whole months:
-    `total` and `months` take no span)."""
+    calendars and listings merged), translations, realms denied to it, realms whose blocks are
+    hidden from it (`hiding`: a hide_blocks realm not granted), a tag and a listed parent (None:
+    any) and the nodes' visibility (None: either). `void`: a tag slug that no tag has (slugs are
+    unique and sources carry their tags' slugs: nothing matches; no type: a type condition that no
+    type of the site meets). `without`: a tag whose sources it leaves out
+    (`not[node.nodesTags.tag.tagName]` of one tag; not with a tag or a span: the calendars and
+    listings of the tag are taken away from the scope's). `span`: a range of publication dates,
+    which only the date listing answers (a calendar counts whole months: `total` and `months` take
+    no span)."""
 
     node_types: tuple[str, ...]
     locales: tuple[str, ...]
@@ -74,11 +77,20 @@ class Scope:
     visible: bool | None = None
     parent: int | None = None
     hiding: frozenset[int] = frozenset()
+    without: int | None = None
 
     @property
     def group(self) -> Group:
         """The group of its calendars and listings besides type and translation."""
         return self.tag if self.parent is None else parent_group(self.parent, self.tag)
+
+    @property
+    def left_out(self) -> Group:
+        """The group of the calendars and listings whose sources it leaves out (`not[...]` of one
+        tag: a subset of its group's), or None."""
+        if self.without is None:
+            return None
+        return self.without if self.parent is None else parent_group(self.parent, self.without)
 
     def admits(self, realm_ids: list[int], visible: bool, block: bool) -> bool:
         """Whether the request lists sources in these realms whose node has this visibility
@@ -174,7 +186,9 @@ def plain_scope(
         span = _span(query[PUBLISHED_AT])
         rest = {key: value for key, value in query.items() if key != PUBLISHED_AT}
         scope = plain_scope(rest, tag_ids, parents=parents) if span is not None else None
-        return replace(scope, span=span) if scope is not None else None
+        if scope is None or scope.without is not None:
+            return None
+        return replace(scope, span=span)
     if PARENT in query:
         parent = query[PARENT]
         rest = {key: value for key, value in query.items() if key != PARENT}
@@ -197,6 +211,8 @@ def plain_scope(
     if not tags:
         return scope
     value = query[tags[0]]
+    if isinstance(value, dict):
+        return _leaving_out(scope, tags[0], value, tag_ids)
     if tags[0] == TAG_IDS:
         return replace(scope, tag=value) if type(value) is int else None
     if not isinstance(value, str):
@@ -205,13 +221,44 @@ def plain_scope(
     return replace(scope, tag=tag, void=scope.void or tag is None)
 
 
+def _leaving_out(
+    scope: Scope, path: str, condition: dict[str, Any], tag_ids: Mapping[str, int]
+) -> Scope | None:
+    """The scope of `not[node.nodesTags.tag.tagName]` of one tag (`$nin` of one slug); None for
+    any other condition. A slug that no tag has leaves nothing out."""
+    values = condition.get("$nin")
+    if path != TAG_SLUGS or set(condition) != {"$nin"} or not isinstance(values, list):
+        return None
+    if len(values) != 1 or not isinstance(values[0], str):
+        return None
+    return replace(scope, without=tag_ids.get(values[0]))
+
+
 def read(generation: Generation, scope: Scope, visibility: Visibility) -> dict[str, Any]:
     """The calendar of a scope: the calendars of its types and translations in one read, merged
     (months newest first; types and translations are disjoint); an empty one when no source is in
-    it."""
-    found = [] if scope.void else generation.calendars(
-        list(scope.node_types), list(scope.locales), visibility, group=scope.group
-    )  # fmt: skip
+    it. A scope leaving a tag out (`without`) reads that tag's calendars in the same read and
+    takes their counts away, group by group: the totals are exact, but a group's first and
+    last dates are those of the whole group (a bound: the months of an archive cannot come from
+    it, `months` refuses it)."""
+    if scope.void:
+        return _merged([])
+    groups = [scope.group] if scope.left_out is None else [scope.group, scope.left_out]
+    found = generation.calendars(
+        list(scope.node_types), list(scope.locales), visibility, groups=groups
+    )
+    ids = {
+        calendar_id(node_type, locale, preview=visibility.preview, group=scope.group)
+        for node_type in scope.node_types
+        for locale in scope.locales
+    }
+    merged = _merged([c for key, c in found.items() if key in ids])
+    if scope.left_out is None:
+        return merged
+    return _without(merged, _merged([c for key, c in found.items() if key not in ids]))
+
+
+def _merged(found: list[dict[str, Any]]) -> dict[str, Any]:
     if len(found) == 1:
         return found[0]
     months: dict[str, list[dict[str, Any]]] = {}
@@ -224,9 +271,44 @@ def read(generation: Generation, scope: Scope, visibility: Visibility) -> dict[s
     }
 
 
+def _group_key(group: dict[str, Any]) -> tuple[tuple[int, ...], bool, bool]:
+    return tuple(group["realm_ids"]), group["visible"], group["block"]
+
+
+def _less(groups: list[dict[str, Any]], taken: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`groups` less the sources counted in `taken` (a subset of theirs), per realm set, node
+    visibility and block; the groups left empty dropped."""
+    counts: dict[tuple[tuple[int, ...], bool, bool], int] = {}
+    for group in taken:
+        counts[_group_key(group)] = counts.get(_group_key(group), 0) + group["count"]
+    left = []
+    for group in groups:
+        key = _group_key(group)
+        removed = min(counts.get(key, 0), group["count"])
+        counts[key] = counts.get(key, 0) - removed
+        if group["count"] > removed:
+            left.append({**group, "count": group["count"] - removed})
+    return left
+
+
+def _without(calendar: dict[str, Any], left_out: dict[str, Any]) -> dict[str, Any]:
+    """A calendar less the sources of another over a subset of its sources (a tag's)."""
+    taken = {month["month"]: month["groups"] for month in left_out["months"]}
+    months = [
+        {"month": month["month"], "groups": _less(month["groups"], taken.get(month["month"], []))}
+        for month in calendar["months"]
+    ]
+    return {
+        "months": [month for month in months if month["groups"]],
+        "undated": _less(calendar["undated"], left_out["undated"]),
+    }
+
+
 def months(calendar: dict[str, Any], scope: Scope, visibility: Visibility) -> list[str]:
     """`YYYY-MM` of the months having a source the request may see, newest first (preview sees
-    every date, as its archives do)."""
+    every date, as its archives do). Not for a scope leaving a tag out (`read`)."""
+    if scope.left_out is not None:
+        raise ValueError("the months of a scope leaving a tag out are not in its calendars")
     return [
         month["month"]
         for month in calendar["months"]

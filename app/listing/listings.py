@@ -8,7 +8,9 @@ chunk of each of its listings (one per type and translation) of its visibility c
 further chunks only when the page lies deeper, then its sources by `_id`: about three reads
 whatever the size of the site. Entries are kept when published_at <= now (any, in preview) and
 none of their realms is denied; the listings, which are disjoint, are merged in their order
-(published_at, position or nothing, then `_id`). By date, a span of publication dates
+(published_at, position or nothing, then `_id`). A scope leaving a tag out reads, with each
+listing, the tag's listing of the same type and translation, and drops the entries found in both
+(`_less`: the tag's is a subset in the same order). By date, a span of publication dates
 (calendar.Span) starts at the chunk of its bound and is counted from the calendar but for the
 months of its edges, which are counted from their entries.
 """
@@ -95,9 +97,14 @@ def page(
     wanted = [*heads, *(dated if to_come and order is not DATE else [])]
     chunks = generation.listing_chunks(wanted)
 
-    def scheduled() -> int:
-        counted = _scheduled([chunks.get(head) for head in dated], scope, visibility)
-        return count_scheduled() if counted is None else counted
+    def scheduled_in(keys: list[Key]) -> int | None:
+        heads = [chunks.get(_chunk_id(key, 0, DATE.name)) for key in keys]
+        return _scheduled(heads, scope, visibility)
+
+    def scheduled() -> int:  # less those of a tag left out
+        counted = scheduled_in(_keys(scope, visibility))
+        taken = scheduled_in(_keys(scope, visibility, left_out=True))
+        return count_scheduled() if counted is None or taken is None else counted - taken
 
     if scope.span is not None:
         total = _span_total(generation, found, scope, visibility, chunks)
@@ -218,20 +225,26 @@ def _kept(
     order, strictly between `start` and `stop` (`_window`). `chunks` holds each listing's chunk 0
     (its `starts` name the chunk where `start` lies); the first chunk to read of each listing is
     read with the others' in one read (reading backwards: the last chunks)."""
-    keys = _keys(scope, visibility)
+    keys, lefts = _keys(scope, visibility), _keys(scope, visibility, left_out=True)
     orders = {
         key: _numbers(chunks.get(_chunk_id(key, 0, order.name)), order, descending, start, stop)
-        for key in keys
+        for key in [*keys, *lefts]
     }
     first = [_chunk_id(key, numbers[0], order.name) for key, numbers in orders.items() if numbers]
     missing = [key for key in first if key not in chunks]
     if missing:
         chunks.update(generation.listing_chunks(missing))
     forward = order.forward(descending)
-    streams = [
-        _entries(generation, chunks, key, numbers, order.name, forward)
-        for key, numbers in orders.items()
-    ]
+
+    def read(key: Key) -> Iterator[Entry]:
+        return _entries(generation, chunks, key, orders[key], order.name, forward)
+
+    streams = [read(key) for key in keys]
+    if lefts:  # each listing less its entries in the listing of the tag left out
+        streams = [
+            _less(stream, read(left), order, descending)
+            for stream, left in zip(streams, lefts, strict=True)
+        ]
     merged: Iterator[Entry] = heapq.merge(*streams, key=order.key, reverse=descending)
     if descending:
         if start is not None:
@@ -253,10 +266,14 @@ def _kept(
 Key = tuple[str, str, Group, bool]
 
 
-def _keys(scope: Scope, visibility: Visibility) -> list[Key]:
-    """The listings of a scope: one per type and translation (disjoint: merged when read)."""
+def _keys(scope: Scope, visibility: Visibility, *, left_out: bool = False) -> list[Key]:
+    """The listings of a scope: one per type and translation (disjoint: merged when read); with
+    `left_out`, those of the tag it leaves out, in the same order (none when it leaves none)."""
+    if left_out and scope.left_out is None:
+        return []
+    group = scope.left_out if left_out else scope.group
     return [
-        (node_type, locale, scope.group, visibility.preview)
+        (node_type, locale, group, visibility.preview)
         for node_type in scope.node_types
         for locale in scope.locales
     ]
@@ -268,8 +285,30 @@ def _chunk_id(key: Key, number: int, order: str) -> str:
 
 
 def _heads(scope: Scope, visibility: Visibility, order: Order) -> list[str]:
-    """The `_id` of chunk 0 of each listing of the scope in `order`, of the request's class."""
-    return [_chunk_id(key, 0, order.name) for key in _keys(scope, visibility)]
+    """The `_id` of chunk 0 of each listing of the scope in `order`, of the request's class (and
+    of the listings of a tag it leaves out)."""
+    keys = [*_keys(scope, visibility), *_keys(scope, visibility, left_out=True)]
+    return [_chunk_id(key, 0, order.name) for key in keys]
+
+
+def _less(
+    entries: Iterator[Entry], taken: Iterator[Entry], order: Order, descending: bool
+) -> Iterator[Entry]:
+    """The entries of a listing that are not in `taken`, a listing of a subset of its sources in
+    the same reading order (which may start earlier): both are walked once, side by side."""
+
+    def before(one: Entry, other: Entry) -> bool:  # earlier in reading order (keys are unique)
+        first, second = order.key(one), order.key(other)
+        return first > second if descending else first < second
+
+    next_taken = next(taken, None)
+    for entry in entries:
+        while next_taken is not None and before(next_taken, entry):
+            next_taken = next(taken, None)
+        if next_taken is not None and next_taken[1] == entry[1]:
+            next_taken = next(taken, None)
+            continue
+        yield entry
 
 
 def _dated(moment: Any) -> Any:
