@@ -17,7 +17,7 @@ from app.listing.archives import _month
 from app.publication import Visibility
 from app.query_plan import ALL_TYPES, order_index
 from tests.conftest import JWT_SECRET, demo_site
-from tests.helpers import plain_query
+from tests.helpers import node, plain_query
 
 EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
 PREVIEW = {
@@ -265,3 +265,26 @@ def test_a_listed_parents_calendars_answer_as_the_queries(
 
 # tags that no child of the blog carries
 WITHOUT_CHILDREN = [("node.tag_slugs", "market"), ("node.tag_slugs", "no-such-tag")]
+
+
+def test_a_tag_left_out_is_taken_from_each_translations_own_calendar(make_app):
+    """Translations dated apart: in November 2024, a news article out in French only (the 10th)
+    and an article without the tag out in English only (the 22nd; its French translation moved
+    to October). The tag's counts are taken from the calendar of their own translation, so on
+    the 15th the English article is still seen to come and is not counted (the French news
+    count taken from the English group, as the merged calendars once did, dropped that group
+    and counted it)."""
+    site = demo_site()
+    node(site, "new-library-hours")["sources"]["fr"]["published_at"] = "2024-11-10T09:00:00+00:00"
+    node(site, "winter-concert")["sources"]["fr"]["published_at"] = "2024-10-20T18:00:00+00:00"
+    app = make_app(site)
+    with app.app_context():
+        store = get_store()
+        generation = store.generation(store.live()["version"])
+    query = {"locale": {"$in": ["en", "fr"]}, "type": "Article",
+             "node.tag_slugs": {"$nin": ["news"]}}  # fmt: skip
+    for day in (9, 15, 30):
+        visibility = Visibility(now=datetime(2024, 11, day, tzinfo=UTC))
+        expected = by_query(generation, query, visibility)
+        assert expected[1] > 0
+        assert agrees(by_calendar(generation, query, visibility), expected), day

@@ -247,15 +247,20 @@ def read(generation: Generation, scope: Scope, visibility: Visibility) -> dict[s
     found = generation.calendars(
         list(scope.node_types), list(scope.locales), visibility, groups=groups
     )
-    ids = {
-        calendar_id(node_type, locale, preview=visibility.preview, group=scope.group)
-        for node_type in scope.node_types
-        for locale in scope.locales
-    }
-    merged = _merged([c for key, c in found.items() if key in ids])
-    if scope.left_out is None:
-        return merged
-    return _without(merged, _merged([c for key, c in found.items() if key not in ids]))
+
+    def of(node_type: str, locale: str, group: Group) -> dict[str, Any] | None:
+        return found.get(calendar_id(node_type, locale, preview=visibility.preview, group=group))
+
+    calendars = []
+    for node_type in scope.node_types:
+        for locale in scope.locales:
+            own = of(node_type, locale, scope.group)
+            if own is None:
+                continue
+            if scope.left_out is not None:  # less its own type's and translation's tag's
+                own = _without(own, of(node_type, locale, scope.left_out) or _merged([]))
+            calendars.append(own)
+    return _merged(calendars)
 
 
 def _merged(found: list[dict[str, Any]]) -> dict[str, Any]:
@@ -276,23 +281,22 @@ def _group_key(group: dict[str, Any]) -> tuple[tuple[int, ...], bool, bool]:
 
 
 def _less(groups: list[dict[str, Any]], taken: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """`groups` less the sources counted in `taken` (a subset of theirs), per realm set, node
-    visibility and block; the groups left empty dropped."""
-    counts: dict[tuple[tuple[int, ...], bool, bool], int] = {}
-    for group in taken:
-        counts[_group_key(group)] = counts.get(_group_key(group), 0) + group["count"]
+    """The groups of one calendar month (one per realm set, node visibility and block) less the
+    sources counted in the same groups of another calendar over a subset of its sources; the
+    groups left empty dropped. A group left keeps its first and last dates (bounds of the rest:
+    `to_come` may then ask for the scheduled count, which is exact)."""
+    counts = {_group_key(group): group["count"] for group in taken}
     left = []
     for group in groups:
-        key = _group_key(group)
-        removed = min(counts.get(key, 0), group["count"])
-        counts[key] = counts.get(key, 0) - removed
-        if group["count"] > removed:
-            left.append({**group, "count": group["count"] - removed})
+        count = group["count"] - counts.get(_group_key(group), 0)
+        if count:
+            left.append({**group, "count": count})
     return left
 
 
 def _without(calendar: dict[str, Any], left_out: dict[str, Any]) -> dict[str, Any]:
-    """A calendar less the sources of another over a subset of its sources (a tag's)."""
+    """A calendar less the sources of another of the same type and translation over a subset of
+    its sources (a tag's); calendars of several types or translations are merged after."""
     taken = {month["month"]: month["groups"] for month in left_out["months"]}
     months = [
         {"month": month["month"], "groups": _less(month["groups"], taken.get(month["month"], []))}
