@@ -292,17 +292,19 @@ class Generation:
         visibility: Visibility,
         *,
         groups: list[Group],
-    ) -> dict[str, dict[str, Any]]:
+    ) -> dict[tuple[str, str, Group], dict[str, Any]]:
         """The materialised calendars of some types (or ALL_TYPES) and groups (none, a tag, a
-        listed parent...), in some translations for the request's visibility class, by `_id`
-        (query_plan.calendar_id), in one read; a scope without sources has none."""
-        keys = [
-            calendar_id(node_type, locale, preview=visibility.preview, group=group)
+        listed parent...), in some translations for the request's visibility class, by (type,
+        translation, group), in one read; a scope without sources has none."""
+        keys = {
+            calendar_id(node_type, locale, preview=visibility.preview, group=group): (
+                node_type, locale, group
+            )
             for group in groups
             for node_type in node_types
             for locale in locales
-        ]
-        return {found["_id"]: found for found in self._by_ids("calendars", keys)}
+        }  # fmt: skip
+        return {keys[found["_id"]]: found for found in self._by_ids("calendars", list(keys))}
 
     def listed_parents(self) -> frozenset[int]:
         """The parents whose children have calendars and listings (query_plan.PARENT_LISTED);

@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from app.publication import Visibility
-from app.query_plan import ALL_TYPES, Group, calendar_id, parent_group
+from app.query_plan import ALL_TYPES, Group, parent_group
 from app.store import Generation
 
 # The stored paths of the tag filters (app/listing/sources.py compiles them).
@@ -248,17 +248,14 @@ def read(generation: Generation, scope: Scope, visibility: Visibility) -> dict[s
         list(scope.node_types), list(scope.locales), visibility, groups=groups
     )
 
-    def of(node_type: str, locale: str, group: Group) -> dict[str, Any] | None:
-        return found.get(calendar_id(node_type, locale, preview=visibility.preview, group=group))
-
     calendars = []
     for node_type in scope.node_types:
         for locale in scope.locales:
-            own = of(node_type, locale, scope.group)
+            own = found.get((node_type, locale, scope.group))
             if own is None:
                 continue
             if scope.left_out is not None:  # less its own type's and translation's tag's
-                own = _without(own, of(node_type, locale, scope.left_out) or _merged([]))
+                own = _without(own, found.get((node_type, locale, scope.left_out)) or _merged([]))
             calendars.append(own)
     return _merged(calendars)
 
