@@ -45,7 +45,7 @@ def _months(context: RequestContext, query: dict[str, Any], index: str) -> list[
     plain request (one lookup), else from the dates of every match along `index`."""
     generation, visibility = context.site.generation, context.visibility
     scope = plain_scope(query, context.site.tag_ids, parents=context.site.listed_parents)
-    if scope is not None and scope.left_out is None:  # a tag left out: no months (calendar.read)
+    if scope is not None and scope.monthly:
         return calendar.months(calendar.read(generation, scope, visibility), scope, visibility)
     dates = generation.publication_dates(query, visibility, index=index)
     return list(dict.fromkeys(_month(moment) for moment in dates))

@@ -82,15 +82,23 @@ class Scope:
     @property
     def group(self) -> Group:
         """The group of its calendars and listings besides type and translation."""
-        return self.tag if self.parent is None else parent_group(self.parent, self.tag)
+        return self._group_of(self.tag)
 
     @property
     def left_out(self) -> Group:
         """The group of the calendars and listings whose sources it leaves out (`not[...]` of one
         tag: a subset of its group's), or None."""
-        if self.without is None:
-            return None
-        return self.without if self.parent is None else parent_group(self.parent, self.without)
+        return None if self.without is None else self._group_of(self.without)
+
+    @property
+    def monthly(self) -> bool:
+        """Whether its calendar gives the months of its archives: not when it leaves a tag out
+        (its calendar's first and last dates are those of whole groups, bounds only: `read`)."""
+        return self.without is None
+
+    def _group_of(self, tag: int | None) -> Group:
+        """The group of a tag's sources (None: all) within its parent, if it names one."""
+        return tag if self.parent is None else parent_group(self.parent, tag)
 
     def admits(self, realm_ids: list[int], visible: bool, block: bool) -> bool:
         """Whether the request lists sources in these realms whose node has this visibility
@@ -308,7 +316,7 @@ def _without(calendar: dict[str, Any], left_out: dict[str, Any]) -> dict[str, An
 def months(calendar: dict[str, Any], scope: Scope, visibility: Visibility) -> list[str]:
     """`YYYY-MM` of the months having a source the request may see, newest first (preview sees
     every date, as its archives do). Not for a scope leaving a tag out (`read`)."""
-    if scope.left_out is not None:
+    if not scope.monthly:
         raise ValueError("the months of a scope leaving a tag out are not in its calendars")
     return [
         month["month"]
