@@ -227,14 +227,17 @@ tag, `<type or *>|<locale>|<class>|parent=<node id>,tag=<tag id>`. Archives
 and the `hydra:totalItems` of *plain* collections (no filter but the translation, the types,
 the nodes' visibility, the realms denied or hiding blocks, at most one tag and at most one listed
 parent by equality; or one tag left out, `not[node.nodesTags.tag.tagName]`, whose calendars'
-counts are taken away from the scope's, for totals but not archives: `/api/articles/archives`,
+counts are taken away from the scope's, for totals, and for archives when their date bounds
+tell the months (below): `/api/articles/archives`,
 `/api/articles?node.nodesTags.tag.tagName=news&node.visible=1`,
 `/api/articles?node.parent=<blog>&node.nodesTags.tag.tagName=news`,
 `/api/nodes_sources?node.nodesTags.tag=/api/tags/1`) read the calendars of their types and
 translations in one read by `_id` instead of every matching source: a month is listed when an
-allowed realm set has `first <= now`, and the total is the allowed counts minus the sources still to
-come, which the first listing chunks (below) or one indexed count give only when an allowed `last`
-is after now. Other filters query `sources` (docs/performance.md, bounded counts and archives).""",
+allowed realm set has `first <= now` (for a tag left out, whose groups keep the whole group's dates
+as bounds: `last <= now`; a month with only groups on both sides of now is read from `sources`),
+and the total is the allowed counts minus the sources still to come, which the first listing
+chunks (below) or one indexed count give only when an allowed `last` is after now. Other filters
+query `sources` (docs/performance.md, bounded counts and archives).""",
     "listings": f"""\
 Materialised listings (app/fixture/listings.py): for each node type (and across types, `*`),
 translation and tag (or no tag), and, for each *listed parent* (a node with more than

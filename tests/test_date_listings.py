@@ -439,7 +439,7 @@ URLS = [
     "/api/articles?node.parent.nodeName=blog&node.nodesTags.tag.tagName=featured&itemsPerPage=2",
     "/api/articles/archives?node.parent=17&node.nodesTags.tag.tagName=news",
     "/api/nodes_sources?node.parent=1&node.nodesTags.tag.tagName=news",
-    # a tag left out (an archive of it reads the index), and two (the index)
+    # a tag left out (an archive of it too: tests/test_calendars.py), and two (the index)
     "/api/articles?not[node.nodesTags.tag.tagName]=news&order[publishedAt]=desc&itemsPerPage=2"
     "&page=2",
     "/api/nodes_sources?not[node.nodesTags.tag.tagName]=news&order[node.position]=desc&_locale=en",

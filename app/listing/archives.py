@@ -42,11 +42,14 @@ def _month_start(month: str) -> str:
 
 def _months(context: RequestContext, query: dict[str, Any], index: str) -> list[str]:
     """`YYYY-MM` of the months having a matching source, newest first: from the calendar for a
-    plain request (one lookup), else from the dates of every match along `index`."""
+    plain request (one lookup), else, or when the calendar cannot tell (a tag left out,
+    `calendar.months`), from the dates of every match along `index`."""
     generation, visibility = context.site.generation, context.visibility
     scope = plain_scope(query, context.site.tag_ids, parents=context.site.listed_parents)
-    if scope is not None and scope.monthly:
-        return calendar.months(calendar.read(generation, scope, visibility), scope, visibility)
+    if scope is not None:
+        found = calendar.months(calendar.read(generation, scope, visibility), scope, visibility)
+        if found is not None:
+            return found
     dates = generation.publication_dates(query, visibility, index=index)
     return list(dict.fromkeys(_month(moment) for moment in dates))
 

@@ -91,9 +91,9 @@ class Scope:
         return None if self.without is None else self._group_of(self.without)
 
     @property
-    def monthly(self) -> bool:
-        """Whether its calendar gives the months of its archives: not when it leaves a tag out
-        (its calendar's first and last dates are those of whole groups, bounds only: `read`)."""
+    def exact_dates(self) -> bool:
+        """Whether its calendar's first and last dates are those of its own sources: not when it
+        leaves a tag out (those of whole groups, bounds only: `read`)."""
         return self.without is None
 
     def _group_of(self, tag: int | None) -> Group:
@@ -247,8 +247,8 @@ def read(generation: Generation, scope: Scope, visibility: Visibility) -> dict[s
     (months newest first; types and translations are disjoint); an empty one when no source is in
     it. A scope leaving a tag out (`without`) reads that tag's calendars in the same read and
     takes their counts away, group by group: the totals are exact, but a group's first and
-    last dates are those of the whole group (a bound: the months of an archive cannot come from
-    it, `months` refuses it)."""
+    last dates are those of the whole group (bounds: `months` tells a month from them when it
+    can)."""
     if scope.void:
         return _merged([])
     groups = [scope.group] if scope.left_out is None else [scope.group, scope.left_out]
@@ -313,19 +313,25 @@ def _without(calendar: dict[str, Any], left_out: dict[str, Any]) -> dict[str, An
     }
 
 
-def months(calendar: dict[str, Any], scope: Scope, visibility: Visibility) -> list[str]:
+def months(calendar: dict[str, Any], scope: Scope, visibility: Visibility) -> list[str] | None:
     """`YYYY-MM` of the months having a source the request may see, newest first (preview sees
-    every date, as its archives do). Not for a scope leaving a tag out (`read`)."""
-    if not scope.monthly:
-        raise ValueError("the months of a scope leaving a tag out are not in its calendars")
-    return [
-        month["month"]
-        for month in calendar["months"]
+    every date, as its archives do). A scope leaving a tag out knows only bounds of its groups'
+    dates (`Scope.exact_dates`): a group left with sources shows its month when its last date is
+    past, not when its first is to come; when a month has only groups with dates on both sides
+    of now, the calendar cannot tell: None (the archives then read the index)."""
+    now, found = visibility.now, []
+    for month in calendar["months"]:
+        groups = [group for group in month["groups"] if scope.allows(group)]
         if any(
-            scope.allows(group) and (visibility.preview or group["first"] <= visibility.now)
-            for group in month["groups"]
-        )
-    ]
+            visibility.preview
+            or group["last"] <= now
+            or (scope.exact_dates and group["first"] <= now)
+            for group in groups
+        ):
+            found.append(month["month"])
+        elif any(group["first"] <= now for group in groups):  # only bounds: cannot tell
+            return None
+    return found
 
 
 def total(
