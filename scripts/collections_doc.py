@@ -234,7 +234,8 @@ tell the months (below): `/api/articles/archives`,
 `/api/nodes_sources?node.nodesTags.tag=/api/tags/1`) read the calendars of their types and
 translations in one read by `_id` instead of every matching source: a month is listed when an
 allowed realm set has `first <= now` (for a tag left out, whose groups keep the whole group's dates
-as bounds: `last <= now`; a month with only groups on both sides of now is read from `sources`),
+as bounds: `last <= now`; when a month has no such group but one with dates on both sides of now,
+the whole archive is read from `sources`),
 and the total is the allowed counts minus the sources still to come, which the first listing
 chunks (below) or one indexed count give only when an allowed `last` is after now. Other filters
 query `sources` (docs/performance.md, bounded counts and archives).""",

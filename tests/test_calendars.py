@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from app.api import hygiene
 from app.auth import mint_token
 from app.db import get_store
 from app.fixture import listings as materialised
@@ -108,7 +109,8 @@ PREMIUM = 2
         (["ArticleFeedBlock", "Page"], ("node.tag_slugs", "news"), [], [PREMIUM], False),
         (["Article", "NoSuchType"], ("node.tag_ids", 5), [2], None, False),
         ([], None, [], None, False),  # no type meets the conditions
-        # a tag left out (`not[...]`): the scope's calendars less the tag's (totals only)
+        # a tag left out (`not[...]`): the scope's calendars less the tag's (months when their
+        # bounds tell them)
         ("Article", ("node.tag_slugs", {"$nin": ["news"]}), [], None, True),
         (ALL_TYPES, ("node.tag_slugs", {"$nin": ["news"]}), [1], [PREMIUM], True),
         (["Article", "Page"], ("node.tag_slugs", {"$nin": ["culture"]}), [], None, False),
@@ -225,6 +227,48 @@ def test_an_unfiltered_archive_and_collection_read_the_calendar(make_app):
     # a tag and every translation: the tag calendars of both translations in one read
     years, count = commands(client, store, "/api/articles/archives?node.nodesTags.tag=/api/tags/1")
     assert count == 2 and years["hydra:totalItems"] == 3
+
+
+def test_archives_of_a_tag_left_out_read_the_index_when_the_calendar_cannot_tell(
+    make_app, monkeypatch
+):
+    """A news article published on 2024-05-20 and another article (not news) scheduled for
+    2024-05-25 share a group of the Article calendar's May 2024. Leaving the news out, the group
+    keeps one source, dated between its bounds (the 20th and the 25th): on the 22nd the calendar
+    cannot tell whether it is published (it is not), so the archive reads the index; once the
+    25th has come (at its very second), the calendar tells."""
+    site = demo_site()
+    for locale in ("en", "fr"):
+        node(site, "winter-concert")["sources"][locale]["published_at"] = "2024-05-25T18:00:00Z"
+    app = make_app(site, RESPONSE_CACHE=False)
+    with app.app_context():
+        store = get_store()
+        generation = store.generation(store.live()["version"])
+    query = {"locale": "en", "type": "Article", "node.tag_slugs": {"$nin": ["news"]}}
+    moment = datetime(2024, 5, 22, tzinfo=UTC)
+    months, total = by_query(generation, query, Visibility(now=moment))
+    assert "2024-05" not in months and total > 0
+    assert by_calendar(generation, query, Visibility(now=moment)) == (None, total)
+    scheduled = datetime(2024, 5, 25, 18, tzinfo=UTC)
+    at_once = by_query(generation, query, Visibility(now=scheduled))
+    assert (
+        "2024-05" in at_once[0]
+        and by_calendar(generation, query, Visibility(now=scheduled)) == at_once
+    )
+
+    class Frozen(datetime):  # the request's now (app/api/hygiene.py)
+        @classmethod
+        def now(cls, tz=None):
+            return moment
+
+    monkeypatch.setattr(hygiene, "datetime", Frozen)
+    client = app.test_client()
+    client.get("/api/articles")  # the site model
+    url = "/api/articles/archives?_locale=en&not[node.nodesTags.tag.tagName]=news"
+    years, count = commands(client, app.extensions["cms.store"], url)
+    # the live pointer, the calendars, then the dates of every match along the index
+    assert count == 3
+    assert [month for year in years["hydra:member"] for month in year["months"]] == months
 
 
 @pytest.fixture(scope="module")

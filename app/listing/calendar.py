@@ -7,7 +7,8 @@ realms it may not see (what build_query adds without any filter parameter), the 
 from it (the hide_blocks clause: `hide_blocks_clause`), the nodes' visibility (`node.visible`) and
 at most one tag by equality (`node.nodesTags.tag=<id>` or
 `node.nodesTags.tag.tagName=<slug>`) or left out (`not[...]` of one tag: its sources are taken
-away, which gives totals and pages but not the months of an archive) and at most one parent by
+away, which gives totals and pages, and the months of an archive when the dates tell them:
+`months`) and at most one parent by
 equality (`node.parent`) among the site's listed parents (those with more than PARENT_LISTED
 children; fewer are read along the `parent_*` indexes, a bounded range). Any other filter is
 answered by the indexed queries, whose cost follows the number of matches (docs/performance.md).
