@@ -84,7 +84,9 @@ Requests read a generation with the publication rule of `app/publication.py`: ou
 source is shown when `node.status` is `published` and `published_at <= now` (a source without
 `published_at` is not published); preview also shows `draft` and `pending` sources and ignores
 `published_at`. Walkers, feeds, menus and breadcrumbs (*listed* reads) also require
-`node.visible: true`.
+`node.visible: true`. Dates are stored as BSON dates, to the millisecond: a fixture date with finer
+digits is cut at load, so that the listings, calendars and feeds materialised from it order and
+count it as the stored source is ordered and counted.
 
 Each section below gives what a collection holds, the reads that use it, its indexes and an
 example document of the demo site (`seed/demo.json`, loaded as generation 1). Examples are JSON:

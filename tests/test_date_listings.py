@@ -904,3 +904,32 @@ def test_a_listed_parents_pages_and_archives_read_no_index(small_chunks, monkeyp
     assert answers[0].json["hydra:totalItems"] > 3
     assert client.get("/api/nodes_sources?node.parent=1").status_code == 200
     assert len(on_index) == 1  # the home's 5 children: along parent_id
+
+
+def test_dates_finer_than_a_millisecond_are_cut_at_load(make_app, monkeypatch):
+    """MongoDB stores a date to the millisecond: a fixture date with finer digits is cut at load,
+    so the listings order two sources of one millisecond as the index does (`_id` descending)
+    and a cursor walk lists both (before, the listings sorted on the finer digits and the walk
+    skipped one: found by a differential fuzzer)."""
+    site = demo_site()
+    tied = node(site, "jazz-night")["sources"]["en"]
+    finer = node(site, "spring-market")["sources"]["en"]
+    tied["published_at"] = "2024-04-12T19:00:00+00:00"
+    finer["published_at"] = "2024-04-12T19:00:00.000500+00:00"
+    client = make_app(site, RESPONSE_CACHE=False).test_client()
+    url = "/api/articles?_locale=en&order[publishedAt]=desc&itemsPerPage=30"
+    listed = [member["@id"] for member in client.get(url).json["hydra:member"]]
+    first, second = sorted((tied["id"], finer["id"]), reverse=True)
+    at = listed.index(f"/api/articles/{first}")
+    assert listed[at + 1] == f"/api/articles/{second}"
+    walked, next_page = (
+        [],
+        "/api/articles?_locale=en&order[publishedAt]=desc&itemsPerPage=1&cursor=",
+    )
+    while next_page:
+        body = client.get(next_page).json
+        walked += [member["@id"] for member in body["hydra:member"]]
+        next_page = body["hydra:view"].get("hydra:next")
+    assert walked == listed
+    monkeypatch.setattr(listings, "serves", lambda sort: None)  # the index
+    assert [member["@id"] for member in client.get(url).json["hydra:member"]] == listed
