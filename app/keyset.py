@@ -46,7 +46,7 @@ def decode(token: str, field: str) -> tuple[Any, int] | None:
             raise ValueError(named)
         if field == "published_at" and value is not None:
             value = datetime.fromisoformat(value)
-            if value.tzinfo is None:
+            if value.tzinfo is None or value.microsecond % 1000:  # stored dates: milliseconds
                 raise ValueError(value)
         elif field == "node.position" and type(value) is not int:
             raise ValueError(value)
