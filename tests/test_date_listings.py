@@ -933,3 +933,31 @@ def test_dates_finer_than_a_millisecond_are_cut_at_load(make_app, monkeypatch):
     assert walked == listed
     monkeypatch.setattr(listings, "serves", lambda sort: None)  # the index
     assert [member["@id"] for member in client.get(url).json["hydra:member"]] == listed
+
+
+@pytest.mark.parametrize(
+    ("bound", "kept"),
+    [
+        ("after", False),  # >= 19:00:00.0005: not the source of 19:00:00.000
+        ("strictly_before", True),  # < 19:00:00.0005: it
+        ("before", True),
+        ("strictly_after", False),
+    ],
+)
+def test_date_bounds_finer_than_a_millisecond_keep_the_same_sources(
+    make_app, monkeypatch, bound, kept
+):
+    """A bound with digits below the millisecond compares exactly with the stored dates (whole
+    milliseconds) on the index, which would cut it, as in the listings, which would not."""
+    site = demo_site()
+    source = node(site, "jazz-night")["sources"]["en"]
+    source["published_at"] = "2024-04-12T19:00:00+00:00"
+    client = make_app(site, RESPONSE_CACHE=False).test_client()
+    url = (
+        f"/api/articles?_locale=en&order[publishedAt]=desc&itemsPerPage=50"
+        f"&publishedAt[{bound}]=2024-04-12T19:00:00.000500%2B00:00"
+    )
+    listed = client.get(url).json
+    assert (f"/api/articles/{source['id']}" in [m["@id"] for m in listed["hydra:member"]]) is kept
+    monkeypatch.setattr(listings, "serves", lambda sort: None)  # the index
+    assert client.get(url).json == listed

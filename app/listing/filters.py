@@ -25,6 +25,7 @@ from app.listing.params import (
     integer,
     number,
     parse_date,
+    stored_bound,
 )
 
 
@@ -147,11 +148,12 @@ class Date(Filter):
             name = f"{self.param}[{strategy}]"
             value = params.get(name)
             if value is not None:
-                builder.add(self.path, {DATE_OPERATORS[strategy]: parse_date(name, value)})
+                operator = DATE_OPERATORS[strategy]
+                builder.add(self.path, {operator: stored_bound(operator, parse_date(name, value))})
         value = params.get(f"{self.param}[archive]") if self.archive else None
         if value is not None:
             start, end = archive_bounds(value, env.now)
-            builder.add(self.path, {"$gte": start, "$lte": end})
+            builder.add(self.path, {"$gte": start, "$lte": stored_bound("$lte", end)})
 
 
 @dataclass(frozen=True)

@@ -133,6 +133,17 @@ def parse_date(name: str, value: str) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
+def stored_bound(operator: str, moment: datetime) -> datetime:
+    """A date bound as it compares with stored dates, which are whole milliseconds (BSON): a
+    bound with finer digits is moved to the millisecond that keeps the same sources (up for
+    `$gte` and `$lt`, down for `$lte` and `$gt`), since the server would cut it (down) and the
+    listings compare it whole."""
+    cut = moment.replace(microsecond=moment.microsecond // 1000 * 1000)
+    if cut == moment or operator in ("$lte", "$gt"):
+        return cut
+    return cut + timedelta(milliseconds=1)
+
+
 def archive_bounds(value: str, now: datetime) -> tuple[datetime, datetime]:
     """`YYYY`, `YYYY-MM` or `YYYY-MM-DD` -> [start, min(end - 1 s, now)]."""
     match = _ARCHIVE.fullmatch(value)
