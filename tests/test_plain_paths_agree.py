@@ -1,0 +1,195 @@
+"""Plain requests, answered from the materialised calendars and listings, answer as the index
+does: a differential test over random sites and random requests, with fixed seeds.
+
+Each site is the generated site or the demo, with dates moved onto a small pool (ties, dates
+ahead of now, undated sources, dates finer than the millisecond), statuses, visibility, tags and
+positions shuffled, small listing chunks and small listed parents. Each request (a page by
+number, a cursor walk or an archive; a tag, a tag left out, a listed parent, a translation, the
+nodes' visibility, a span of dates, an order; anonymous, with a realm password or an editor in
+preview) is answered at a few moments of now twice: as served, and with every plain path turned
+off (`listings.serves`, and `plain_scope` in sources and archives), which reads the index. A
+fuzzer of this shape found listings ordered on finer digits than the stored dates.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+
+from app.api import hygiene
+from app.auth import mint_token
+from app.fixture import listings as materialised
+from app.listing import archives, listings, sources
+from seed.generate import generate
+from tests.conftest import JWT_SECRET, demo_site
+
+SITES = [("generated", 11), ("generated", 12), ("demo", 13)]  # (base, seed)
+# requests at each of 3 moments: fewer on the real server, where each costs tens of commands
+REQUESTS_PER_MOMENT = {"mongomock": 30, "ferretdb": 5}
+MOST_PAGES_WALKED = 25
+PASSWORD = {"Authorization": "PasswordQuery letmein"}  # the demo's deny realm
+EDITOR = {
+    "Authorization": "Bearer "
+    + mint_token(JWT_SECRET, "eve", ["ROLE_BACKEND_USER"], timedelta(hours=1))
+}
+
+
+def _dates(site: dict[str, Any]) -> list[datetime]:
+    return sorted(
+        {
+            datetime.fromisoformat(source["published_at"])
+            for node in site["nodes"]
+            for source in node["sources"].values()
+            if source.get("published_at")
+        }
+    )
+
+
+def shuffled(site: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The site with dates on a pool of 20 (ties; some ahead, one far ahead; some undated; some
+    finer than the millisecond), some statuses, visibilities, tags and positions changed."""
+    now = datetime.now(UTC).replace(microsecond=0)
+    pool = rng.sample(_dates(site), 12) + [
+        now + timedelta(days=rng.randint(-30, 30)) for _ in range(7)
+    ]
+    pool.append(datetime(2099, 1, 1, tzinfo=UTC))
+    tag_ids = [tag["id"] for tag in site["tags"]]
+    for node in site["nodes"]:
+        home = node.get("home")
+        for source in node["sources"].values():
+            moment = rng.choice(pool) + timedelta(microseconds=rng.choice((0, 0, 0, 500, 999)))
+            undated = not home and rng.random() < 0.04
+            source["published_at"] = None if undated else moment.isoformat()
+        if not home and rng.random() < 0.08:
+            node["status"] = rng.choice(("draft", "pending", "archived"))
+        if not home and rng.random() < 0.1:
+            node["visible"] = not node.get("visible", True)
+        if rng.random() < 0.3:
+            node["tags"] = sorted(rng.sample(tag_ids, rng.randint(0, 3)))
+        if rng.random() < 0.3:
+            node["position"] = rng.randint(0, 6)
+    return site
+
+
+@pytest.fixture(scope="module", params=SITES, ids=lambda s: f"{s[0]}-{s[1]}")
+def random_site(request, make_app):
+    base, seed = request.param
+    rng = random.Random(seed)
+    site = demo_site() if base == "demo" else generate(200, blocks=8, depth=2, menu=8, seed=seed)
+    site = shuffled(site, rng)
+    patch = pytest.MonkeyPatch()
+    patch.setattr(materialised, "LISTING_CHUNK", rng.randint(2, 5))
+    patch.setattr(materialised, "PARENT_LISTED", 4)
+    try:
+        app = make_app(site, RESPONSE_CACHE=False)
+    finally:
+        patch.undo()
+    store = app.extensions["cms.store"]
+    with app.app_context():
+        parents = sorted(store.generation(store.live()["version"]).listed_parents())
+    return app, site, parents, rng
+
+
+def random_request(rng: random.Random, site: dict[str, Any], parents: list[int]):
+    """(url, headers, kind): kind is page, cursor or archive."""
+    kind = rng.choice(("page", "page", "cursor", "archive"))
+    params: list[tuple[str, str]] = []
+    slugs = [tag["slug"] for tag in site["tags"]]
+    if parents and rng.random() < 0.5:
+        params.append(("node.parent", str(rng.choice(parents))))
+    shape = rng.choice(("tag", "tag id", "left out", "none"))
+    if shape == "tag":
+        params.append(("node.nodesTags.tag.tagName", rng.choice(slugs)))
+    elif shape == "tag id":
+        params.append(("node.nodesTags.tag", f"/api/tags/{rng.choice(site['tags'])['id']}"))
+    elif shape == "left out":
+        params.append(("not[node.nodesTags.tag.tagName]", rng.choice(slugs)))
+    if rng.random() < 0.5:
+        params.append(("_locale", rng.choice(("en", "fr"))))
+    if rng.random() < 0.2:
+        params.append(("node.visible", rng.choice(("true", "false"))))
+    order = None if kind == "archive" else rng.choice((None, "publishedAt", "node.position"))
+    if order is not None:
+        params.append((f"order[{order}]", rng.choice(("asc", "desc"))))
+    if order == "publishedAt" and rng.random() < 0.4:
+        moment = rng.choice(_dates(site)) + timedelta(microseconds=rng.choice((0, -500, 500)))
+        bound = rng.choice(("after", "before", "strictly_after", "strictly_before"))
+        params.append((f"publishedAt[{bound}]", moment.isoformat()))
+    size = rng.choice((1, 2, 3, 5, 10, 30))
+    if kind == "page":
+        params += [("itemsPerPage", str(size)), ("page", str(rng.choice((1, 2, 3, 7))))]
+    elif kind == "cursor":
+        params += [("itemsPerPage", str(max(size, 2))), ("cursor", "")]
+    headers = rng.choice(({}, {}, PASSWORD, EDITOR))
+    if headers is EDITOR:
+        params.append(("_preview", "1"))
+    plural = rng.choice(("articles", "nodes_sources"))
+    path = f"/api/{plural}/archives" if kind == "archive" else f"/api/{plural}"
+    return f"{path}?{urlencode(params)}", headers, kind
+
+
+def answer(client, url: str, headers: dict[str, str], kind: str) -> list[Any]:
+    """The answer's status and body; for a cursor walk, every page's, following hydra:next."""
+    answers, next_url = [], url
+    while next_url and len(answers) < MOST_PAGES_WALKED:
+        response = client.get(next_url, headers=headers)
+        answers.append((response.status_code, response.json))
+        view = (response.json or {}).get("hydra:view", {}) if response.status_code == 200 else {}
+        next_url = view.get("hydra:next") if kind == "cursor" else None
+    return answers
+
+
+def on_the_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(listings, "serves", lambda sort: None)
+    monkeypatch.setattr(sources, "plain_scope", lambda *args, **kwargs: None)
+    monkeypatch.setattr(archives, "plain_scope", lambda *args, **kwargs: None)
+
+
+def counting_plain(monkeypatch: pytest.MonkeyPatch, plain: list[Any]) -> None:
+    """Record the plain scopes (None: not plain) of the served answers."""
+    for module in (sources, archives):
+
+        def counted(*args, _found=module.plain_scope, **kwargs):
+            scope = _found(*args, **kwargs)
+            plain.append(scope)
+            return scope
+
+        monkeypatch.setattr(module, "plain_scope", counted)
+
+
+def frozen_at(moment: datetime) -> type[datetime]:
+    class Frozen(datetime):  # the request's now (app/api/hygiene.py)
+        @classmethod
+        def now(cls, tz=None):
+            return moment
+
+    return Frozen
+
+
+def test_plain_requests_answer_as_the_index(random_site, tier):
+    app, site, parents, rng = random_site
+    client = app.test_client()
+    dates = _dates(site)
+    moments = [datetime.now(UTC), *(rng.choice(dates) + timedelta(seconds=1) for _ in range(2))]
+    listed, plain = 0, []
+    for moment in moments:
+        for _ in range(REQUESTS_PER_MOMENT[tier]):
+            url, headers, kind = random_request(rng, site, parents)
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(hygiene, "datetime", frozen_at(moment))
+                counting_plain(patch, plain)
+                served = answer(client, url, headers, kind)
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(hygiene, "datetime", frozen_at(moment))
+                on_the_index(patch)
+                assert answer(client, url, headers, kind) == served, (moment, url, headers)
+            assert all(status in (200, 400) for status, _ in served), url
+            listed += any(body.get("hydra:member") for status, body in served if status == 200)
+    # many requests list something, and most take a plain path
+    requests = len(moments) * REQUESTS_PER_MOMENT[tier]
+    assert listed > requests / 3
+    assert sum(scope is not None for scope in plain) > requests / 2
