@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from app.errors import BadRequest
+from app.publication import past_millisecond
 
 TOKEN_PATTERN = r"^[A-Za-z0-9_-]{0,200}$"
 TOKEN = re.compile(TOKEN_PATTERN)
@@ -46,7 +47,7 @@ def decode(token: str, field: str) -> tuple[Any, int] | None:
             raise ValueError(named)
         if field == "published_at" and value is not None:
             value = datetime.fromisoformat(value)
-            if value.tzinfo is None or value.microsecond % 1000:  # stored dates: milliseconds
+            if value.tzinfo is None or past_millisecond(value):  # stored: whole milliseconds
                 raise ValueError(value)
         elif field == "node.position" and type(value) is not int:
             raise ValueError(value)

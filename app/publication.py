@@ -4,7 +4,7 @@ request may see beyond it (translations, realms) is decided in app.audience."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 PUBLIC_STATUSES = ("published",)
@@ -20,6 +20,13 @@ class Visibility:
 
     def statuses(self) -> tuple[str, ...]:
         return PREVIEW_STATUSES if self.preview else PUBLIC_STATUSES
+
+
+def past_millisecond(moment: datetime) -> timedelta:
+    """How far an aware moment lies past a whole millisecond of UTC: MongoDB stores dates to the
+    millisecond (BSON), so a stored date has none. Taken on the UTC instant, since an offset may
+    itself have digits below the millisecond."""
+    return timedelta(microseconds=moment.astimezone(UTC).microsecond % 1000)
 
 
 def source_filter(visibility: Visibility, *, listed: bool = False) -> dict[str, Any]:

@@ -111,6 +111,7 @@ def test_malformed_cursors_are_a_400(client, cursor):
         # finer than the millisecond a stored date has (the index would compare it cut, the
         # listings not): never in a hydra:next link
         token(["published_at", "2024-01-01T00:00:00.000500+00:00", 2001]),
+        token(["published_at", "2024-01-01T01:00:00.001+01:00:00.000500", 2001]),  # the offset's
     ],
 )
 def test_malformed_date_cursors_are_a_400(client, cursor):

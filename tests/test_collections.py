@@ -260,6 +260,11 @@ def test_collections_apply_availability_realms_and_publication(client):
             '"publishedAt[before]" must be a date (ISO 8601: 2024-05-01 or '
             '2024-05-01T10:00:00+02:00), not "yesterday"',
         ),
+        (
+            "publishedAt[after]=9999-12-31T23:30:00-01:00",  # past 9999 in UTC
+            '"publishedAt[after]" must be a date between the years 1 and 9999 in UTC, '
+            'not "9999-12-31T23:30:00-01:00"',
+        ),
         ("publishedAt[archive]=2024-13", "“archive” filter must be a valid archive specification."),
         ("publishedAt[archive]=24", "“archive” filter must be a valid archive specification."),
         (

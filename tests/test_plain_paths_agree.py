@@ -37,7 +37,7 @@ MOST_PAGES_WALKED = 25
 PASSWORD = {"Authorization": "PasswordQuery letmein"}  # the demo's deny realm
 EDITOR = {
     "Authorization": "Bearer "
-    + mint_token(JWT_SECRET, "eve", ["ROLE_BACKEND_USER"], timedelta(hours=1))
+    + mint_token(JWT_SECRET, "eve", ["ROLE_BACKEND_USER"], timedelta(days=1))  # the real clock
 }
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 from app.errors import BadRequest
+from app.publication import past_millisecond
 
 _INDEX = re.compile(r"\[[0-9]+\]")
 _DIGITS = re.compile(r"[0-9]{1,18}")  # ASCII only: str.isdigit() also accepts "²"
@@ -130,7 +131,14 @@ def parse_date(name: str, value: str) -> datetime:
             f'"{name}" must be a date (ISO 8601: 2024-05-01 or 2024-05-01T10:00:00+02:00), '
             f'not "{value[:80]}"'
         ) from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    try:  # a date MongoDB can store, with room for stored_bound's millisecond
+        (moment + timedelta(milliseconds=1)).astimezone(UTC)
+    except OverflowError:
+        raise BadRequest(
+            f'"{name}" must be a date between the years 1 and 9999 in UTC, not "{value[:80]}"'
+        ) from None
+    return moment
 
 
 def stored_bound(operator: str, moment: datetime) -> datetime:
@@ -138,10 +146,10 @@ def stored_bound(operator: str, moment: datetime) -> datetime:
     bound with finer digits is moved to the millisecond that keeps the same sources (up for
     `$gte` and `$lt`, down for `$lte` and `$gt`), since the server would cut it (down) and the
     listings compare it whole."""
-    cut = moment.replace(microsecond=moment.microsecond // 1000 * 1000)
-    if cut == moment or operator in ("$lte", "$gt"):
-        return cut
-    return cut + timedelta(milliseconds=1)
+    rest = past_millisecond(moment)
+    if not rest or operator in ("$lte", "$gt"):
+        return moment - rest
+    return moment - rest + timedelta(milliseconds=1)
 
 
 def archive_bounds(value: str, now: datetime) -> tuple[datetime, datetime]:
