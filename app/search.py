@@ -173,9 +173,13 @@ def ranked_candidates(
 
 
 def _facets(candidates: list[dict[str, Any]], tag_names: dict[int, str]) -> dict:
-    """Counts of node types and visible tag names (in the search's translation) of every hit."""
+    """Counts of node types and visible tag names (in the search's translation) of every hit: a
+    hit counts once per name, even when two of its tags share one (the count is what filtering
+    on the name lists)."""
     types = Counter(c["type"] for c in candidates)
-    tags = Counter(tag_names[t] for c in candidates for t in c["tag_ids"] if t in tag_names)
+    tags = Counter(
+        name for c in candidates for name in {tag_names[t] for t in c["tag_ids"] if t in tag_names}
+    )
 
     def buckets(counts: Counter) -> dict[str, Any]:
         ordered = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -202,16 +206,18 @@ def search(context: RequestContext, path: str, args: MultiDict) -> Reply:
     if len(wanted) > MAX_WORDS:
         raise BadRequest(f'"search" has {len(wanted)} distinct words; at most {MAX_WORDS}')
     candidates = []
-    if wanted:
+    # outside preview an unavailable translation shows nothing (the default one too, when it is)
+    shown = context.visibility.preview or context.site.translations[locale].available
+    if wanted and shown:
         keep = _keep(context, params, locale)
         candidates = ranked_candidates(context, wanted, locale, keep)
-    shown = [c["id"] for c in candidates[page.skip : page.skip + page.size]]
+    page_ids = [c["id"] for c in candidates[page.skip : page.skip + page.size]]
     by_id = {}
-    if shown:
+    if page_ids:
         by_id = {
-            s["_id"]: s for s in context.site.generation.search_hits(shown, context.visibility)
+            s["_id"]: s for s in context.site.generation.search_hits(page_ids, context.visibility)
         }
-    found = [by_id[i] for i in shown if i in by_id]
+    found = [by_id[i] for i in page_ids if i in by_id]
     marked = set(wanted)
     members = []
     for source in found:

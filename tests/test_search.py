@@ -111,6 +111,27 @@ def test_filters_pagination_and_facets(client):
     assert len(hits(client, "search=the&itemPerPage=3")) == 3
 
 
+def test_a_hit_counts_once_per_tag_name(make_app):
+    """Two tags of one name in the search's translation: a hit carrying both counts once, as
+    filtering on the name lists it once."""
+    site = demo_site()
+    next(tag for tag in site["tags"] if tag["slug"] == "culture")["names"]["en"] = "Jazz"
+    client = make_app(site).test_client()
+    body = client.get("/api/search?search=jazz").json
+    counts = {bucket["val"]: bucket["count"] for bucket in body["facets"]["tag_name"]["buckets"]}
+    assert (
+        counts["Jazz"] == len(hits(client, "search=jazz&tag_name=Jazz")) == body["hydra:totalItems"]
+    )
+
+
+def test_an_unavailable_default_translation_shows_nothing(make_app):
+    site = demo_site()
+    site["translations"][0]["available"] = False  # en, the default
+    client = make_app(site).test_client()
+    assert hits(client, "search=jazz") == []
+    assert hits(client, "search=jazz&_locale=fr") != []
+
+
 @pytest.mark.parametrize(
     ("query", "detail"),
     [
