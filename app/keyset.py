@@ -13,7 +13,7 @@ import base64
 import binascii
 import json
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from app.errors import BadRequest
@@ -49,6 +49,7 @@ def decode(token: str, field: str) -> tuple[Any, int] | None:
             value = datetime.fromisoformat(value)
             if value.tzinfo is None or past_millisecond(value):  # stored: whole milliseconds
                 raise ValueError(value)
+            value = value.astimezone(UTC)
         elif field == "node.position" and type(value) is not int:
             raise ValueError(value)
         elif field == "_id" and value != last_id:  # the default order: the value is the id

@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 import pytest
 
+from app.api import hygiene
 from app.auth import mint_token
 from app.db import get_store
 from app.fixture import listings as materialised
@@ -973,3 +974,26 @@ def test_date_bounds_finer_than_a_millisecond_keep_the_same_sources(
     assert (f"/api/articles/{source['id']}" in [m["@id"] for m in listed["hydra:member"]]) is kept
     monkeypatch.setattr(listings, "serves", lambda sort: None)  # the index
     assert client.get(url).json == listed
+
+
+def test_a_date_whose_offset_has_digits_below_the_millisecond_is_stored_at_its_instant(
+    make_app, monkeypatch
+):
+    """`09:59:58.9995+00:59:59.9995` is 08:59:59.000 UTC: stored so, the article shows from that
+    moment on (the embedded store once converted it with the local digits, 08:59:59.999, and hid
+    it for most of a second: found by a differential fuzzer of feeds)."""
+    site = demo_site()
+    source = node(site, "river-cleanup")["sources"]["en"]
+    source["published_at"] = "2023-12-02T09:59:58.999500+00:59:59.999500"
+    client = make_app(site, RESPONSE_CACHE=False).test_client()
+    moment = datetime(2023, 12, 2, 8, 59, 59, 500000, tzinfo=UTC)
+
+    class Frozen(datetime):  # the request's now (app/api/hygiene.py)
+        @classmethod
+        def now(cls, tz=None):
+            return moment
+
+    monkeypatch.setattr(hygiene, "datetime", Frozen)
+    response = client.get("/api/web_response_by_path?path=/archive/river-cleanup")
+    assert response.status_code == 200
+    assert response.json["item"]["publishedAt"] == "2023-12-02T08:59:59+00:00"

@@ -147,9 +147,10 @@ def stored_bound(operator: str, moment: datetime) -> datetime:
     `$gte` and `$lt`, down for `$lte` and `$gt`), since the server would cut it (down) and the
     listings compare it whole."""
     rest = past_millisecond(moment)
+    cut = (moment - rest).astimezone(UTC)  # UTC: an offset's own digits are not cut again
     if not rest or operator in ("$lte", "$gt"):
-        return moment - rest
-    return moment - rest + timedelta(milliseconds=1)
+        return cut
+    return cut + timedelta(milliseconds=1)
 
 
 def archive_bounds(value: str, now: datetime) -> tuple[datetime, datetime]:
