@@ -162,12 +162,13 @@ def present(source: dict[str, Any], context: RequestContext) -> dict[str, Any]:
 
 def walker_context(context: RequestContext, locale: str, root: dict[str, Any]) -> WalkerContext:
     """The walker context of this request: its visibility, and the realms it is denied (left out
-    of definitions' queries, withheld from what is listed)."""
+    of definitions' queries, withheld from what is listed), asked when a definition fetches, so
+    that a password checked for a source walked before (a feed's own block) counts."""
     return WalkerContext(
         generation=context.site.generation,
         locale=locale,
         visibility=context.visibility,
         root=root,
         accept=lambda s: not withheld(s, context),
-        denied_realms=tuple(denied_realm_ids(context)),
+        denied=lambda: tuple(denied_realm_ids(context)),
     )

@@ -166,3 +166,18 @@ def test_passwords_are_never_repeated(client, caplog):
     assert "wrong-secret" not in caplog.text
     collection = client.get("/api/pages?itemsPerPage=2&password=letmein").json
     assert "letmein" not in str(collection["hydra:view"])
+
+
+def test_a_feed_counts_the_password_its_own_block_was_checked_with(make_app):
+    """A password realm covers the feed block of /about and one of its articles, not the page:
+    with the password, the block is shown once its check is made, and its feed counts that check
+    (docs/security.md), so the article is listed; without it, neither."""
+    client = make_app(protect(protect(demo_site(), 13, inheritance="root"), 27)).test_client()
+
+    def feed(headers=None):
+        blocks = get_path(client, "/about", headers=headers or {}).json["blocks"]
+        found = [b for b in blocks if b["item"]["@type"] == "ArticleFeedBlock"]
+        return [c["item"]["@id"] for c in found[0]["children"]] if found else None
+
+    assert feed() is None
+    assert "/api/articles/2701" in feed({"Authorization": "PasswordQuery letmein"})

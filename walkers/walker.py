@@ -29,9 +29,15 @@ class WalkerContext:
     root: dict[str, Any]
     #: Listed sources this predicate rejects are left out (realm-protected ones, for instance).
     accept: Callable[[dict[str, Any]], bool] = lambda source: True
-    #: Realms whose sources definitions must leave out of their queries (so that a limit counts
-    #: only what the request may see).
-    denied_realms: tuple[int, ...] = ()
+    #: The realms denied to the request as of now (a password checked for a source already
+    #: walked may grant one): `denied_realms`.
+    denied: Callable[[], tuple[int, ...]] = lambda: ()
+
+    @property
+    def denied_realms(self) -> tuple[int, ...]:
+        """Realms whose sources definitions must leave out of their queries (so that a limit
+        counts only what the request may see), asked when a definition fetches."""
+        return self.denied()
 
 
 @dataclass
