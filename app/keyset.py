@@ -13,11 +13,11 @@ import base64
 import binascii
 import json
 import re
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from app.errors import BadRequest
-from app.publication import past_millisecond
+from app.publication import stored_moment
 
 TOKEN_PATTERN = r"^[A-Za-z0-9_-]{0,200}$"
 TOKEN = re.compile(TOKEN_PATTERN)
@@ -47,9 +47,9 @@ def decode(token: str, field: str) -> tuple[Any, int] | None:
             raise ValueError(named)
         if field == "published_at" and value is not None:
             value = datetime.fromisoformat(value)
-            if value.tzinfo is None or past_millisecond(value):  # stored: whole milliseconds
+            if value.tzinfo is None or stored_moment(value) != value:  # never issued
                 raise ValueError(value)
-            value = value.astimezone(UTC)
+            value = stored_moment(value)
         elif field == "node.position" and type(value) is not int:
             raise ValueError(value)
         elif field == "_id" and value != last_id:  # the default order: the value is the id

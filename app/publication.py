@@ -22,11 +22,11 @@ class Visibility:
         return PREVIEW_STATUSES if self.preview else PUBLIC_STATUSES
 
 
-def past_millisecond(moment: datetime) -> timedelta:
-    """How far an aware moment lies past a whole millisecond of UTC: MongoDB stores dates to the
-    millisecond (BSON), so a stored date has none. Taken on the UTC instant, since an offset may
-    itself have digits below the millisecond."""
-    return timedelta(microseconds=moment.astimezone(UTC).microsecond % 1000)
+def stored_moment(moment: datetime) -> datetime:
+    """An aware moment as MongoDB stores it (BSON): in UTC, cut to the millisecond. Cut on the
+    UTC instant, since an offset may itself have digits below the millisecond."""
+    utc = moment.astimezone(UTC)
+    return utc - timedelta(microseconds=utc.microsecond % 1000)
 
 
 def source_filter(visibility: Visibility, *, listed: bool = False) -> dict[str, Any]:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
+from app.api import hygiene
 from app.listing import calendar
 from app.query_plan import ALL_TYPES
 
@@ -102,3 +104,14 @@ def plain_query(
     if hiding:
         query["$and"] = [calendar.hide_blocks_clause(hiding)]
     return query
+
+
+def freeze_request_clock(monkeypatch, moment: datetime) -> None:
+    """Requests are made at `moment` (the `now` of app/api/hygiene.py's request context)."""
+
+    class Frozen(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return moment
+
+    monkeypatch.setattr(hygiene, "datetime", Frozen)

@@ -9,7 +9,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.api import hygiene
 from app.auth import mint_token
 from app.db import get_store
 from app.fixture import listings as materialised
@@ -18,7 +17,7 @@ from app.listing.archives import _month
 from app.publication import Visibility
 from app.query_plan import ALL_TYPES, order_index
 from tests.conftest import JWT_SECRET, demo_site
-from tests.helpers import node, plain_query
+from tests.helpers import freeze_request_clock, node, plain_query
 
 EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
 PREVIEW = {
@@ -256,12 +255,7 @@ def test_archives_of_a_tag_left_out_read_the_index_when_the_calendar_cannot_tell
         and by_calendar(generation, query, Visibility(now=scheduled)) == at_once
     )
 
-    class Frozen(datetime):  # the request's now (app/api/hygiene.py)
-        @classmethod
-        def now(cls, tz=None):
-            return moment
-
-    monkeypatch.setattr(hygiene, "datetime", Frozen)
+    freeze_request_clock(monkeypatch, moment)
     client = app.test_client()
     client.get("/api/articles")  # the site model
     url = "/api/articles/archives?_locale=en&not[node.nodesTags.tag.tagName]=news"

@@ -13,7 +13,6 @@ from urllib.parse import quote
 
 import pytest
 
-from app.api import hygiene
 from app.auth import mint_token
 from app.db import get_store
 from app.fixture import listings as materialised
@@ -23,7 +22,7 @@ from app.publication import Visibility
 from app.query_plan import ALL_TYPES, ORDER_INDEXES, listing_id, order_index
 from seed.generate import generate
 from tests.conftest import JWT_SECRET, demo_site
-from tests.helpers import node, plain_query
+from tests.helpers import freeze_request_clock, node, plain_query
 
 DENY = 1  # the demo's deny realm (a password opens it)
 PREMIUM = 2  # the demo's hide_blocks realm (ROLE_PREMIUM): a page and its two content blocks
@@ -988,12 +987,7 @@ def test_a_date_whose_offset_has_digits_below_the_millisecond_is_stored_at_its_i
     client = make_app(site, RESPONSE_CACHE=False).test_client()
     moment = datetime(2023, 12, 2, 8, 59, 59, 500000, tzinfo=UTC)
 
-    class Frozen(datetime):  # the request's now (app/api/hygiene.py)
-        @classmethod
-        def now(cls, tz=None):
-            return moment
-
-    monkeypatch.setattr(hygiene, "datetime", Frozen)
+    freeze_request_clock(monkeypatch, moment)
     response = client.get("/api/web_response_by_path?path=/archive/river-cleanup")
     assert response.status_code == 200
     assert response.json["item"]["publishedAt"] == "2023-12-02T08:59:59+00:00"

@@ -20,12 +20,12 @@ from urllib.parse import urlencode
 
 import pytest
 
-from app.api import hygiene
 from app.auth import mint_token
 from app.fixture import listings as materialised
 from app.listing import archives, listings, sources
 from seed.generate import generate
 from tests.conftest import JWT_SECRET, demo_site
+from tests.helpers import freeze_request_clock
 
 SITES = [("generated", 11), ("generated", 12), ("demo", 13)]  # (base, seed)
 # the first moment the requests are answered at, with dates around it (not the clock: the same
@@ -164,15 +164,6 @@ def counting_plain(monkeypatch: pytest.MonkeyPatch, plain: list[Any]) -> None:
         monkeypatch.setattr(module, "plain_scope", counted)
 
 
-def frozen_at(moment: datetime) -> type[datetime]:
-    class Frozen(datetime):  # the request's now (app/api/hygiene.py)
-        @classmethod
-        def now(cls, tz=None):
-            return moment
-
-    return Frozen
-
-
 def test_plain_requests_answer_as_the_index(random_site, tier):
     app, site, parents, rng = random_site
     client = app.test_client()
@@ -183,11 +174,11 @@ def test_plain_requests_answer_as_the_index(random_site, tier):
         for _ in range(REQUESTS_PER_MOMENT[tier]):
             url, headers, kind = random_request(rng, site, parents)
             with pytest.MonkeyPatch.context() as patch:
-                patch.setattr(hygiene, "datetime", frozen_at(moment))
+                freeze_request_clock(patch, moment)
                 counting_plain(patch, plain)
                 served = answer(client, url, headers, kind)
             with pytest.MonkeyPatch.context() as patch:
-                patch.setattr(hygiene, "datetime", frozen_at(moment))
+                freeze_request_clock(patch, moment)
                 on_the_index(patch)
                 assert answer(client, url, headers, kind) == served, (moment, url, headers)
             assert all(status in (200, 400) for status, _ in served), url

@@ -16,7 +16,7 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 from app.errors import BadRequest
-from app.publication import past_millisecond
+from app.publication import stored_moment
 
 _INDEX = re.compile(r"\[[0-9]+\]")
 _DIGITS = re.compile(r"[0-9]{1,18}")  # ASCII only: str.isdigit() also accepts "²"
@@ -146,9 +146,8 @@ def stored_bound(operator: str, moment: datetime) -> datetime:
     bound with finer digits is moved to the millisecond that keeps the same sources (up for
     `$gte` and `$lt`, down for `$lte` and `$gt`), since the server would cut it (down) and the
     listings compare it whole."""
-    rest = past_millisecond(moment)
-    cut = (moment - rest).astimezone(UTC)  # UTC: an offset's own digits are not cut again
-    if not rest or operator in ("$lte", "$gt"):
+    cut = stored_moment(moment)
+    if cut == moment or operator in ("$lte", "$gt"):
         return cut
     return cut + timedelta(milliseconds=1)
 
