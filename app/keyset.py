@@ -54,6 +54,6 @@ def decode(token: str, field: str) -> tuple[Any, int] | None:
             raise ValueError(value)
         elif field == "_id" and value != last_id:  # the default order: the value is the id
             raise ValueError(value)
-    except (ValueError, TypeError, binascii.Error, UnicodeDecodeError):
+    except (ValueError, TypeError, OverflowError, binascii.Error, UnicodeDecodeError):
         raise BadRequest(MESSAGE) from None
     return value, last_id

@@ -112,6 +112,7 @@ def test_malformed_cursors_are_a_400(client, cursor):
         # listings not): never in a hydra:next link
         token(["published_at", "2024-01-01T00:00:00.000500+00:00", 2001]),
         token(["published_at", "2024-01-01T01:00:00.001+01:00:00.000500", 2001]),  # the offset's
+        token(["published_at", "0001-01-01T00:00:00+01:00", 2001]),  # before year 1 in UTC
     ],
 )
 def test_malformed_date_cursors_are_a_400(client, cursor):
