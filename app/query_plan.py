@@ -193,13 +193,28 @@ ALL_TYPES = "*"
 PARENT_LISTED = CHILDREN_EMBEDDED
 LISTED_PARENTS_ID = "listed-parents"
 
-# The group of a calendar or listing besides its type and translation: none, a tag id, or the
-# children of a listed parent, all of them or those with a tag (parent_group).
+# Sources carrying two tags at once get calendars and listings per pair of tags (`pair_group`:
+# two tags any of, or both: app/listing/calendar.py) when the site has at most this many
+# pairs that some source carries; the `listings` document TAG_PAIRS_ID says whether they were
+# written (a source with k tags is listed k(k-1)/2 times more, and freely combined tags would
+# multiply the documents: above the limit, two-tag requests read the index).
+TAG_PAIRS_MAX = 1000
+TAG_PAIRS_ID = "tag-pairs"
+
+# The group of a calendar or listing besides its type and translation: none, a tag id, a pair
+# of tags (pair_group), or the children of a listed parent, all of them or those with a tag
+# (parent_group).
 Group = int | str | None
 
 
 def parent_group(parent_id: int, tag_id: int | None = None) -> str:
     return f"parent={parent_id}" if tag_id is None else f"parent={parent_id},tag={tag_id}"
+
+
+def pair_group(tag_id: int, other_id: int) -> str:
+    """The group of the sources carrying both tags (in either order)."""
+    first, second = sorted((tag_id, other_id))
+    return f"tags={first}+{second}"
 
 
 def calendar_id(node_type: str, locale: str, *, preview: bool, group: Group = None) -> str:

@@ -19,6 +19,7 @@ from app.query_plan import (
     ID_INDEX,
     INDEXES,
     LISTED_PARENTS_ID,
+    TAG_PAIRS_ID,
     Group,
     calendar_id,
     combined,
@@ -40,8 +41,9 @@ LIVE_ID = "live"
 # fails without them), and the listed parents' calendars and listings. Layout 4: calendar groups
 # and listing realm entries with `block` (the hide_blocks clause is plain), calendars and
 # listings per tag across types (`*`), and the preview class of the listings. Layout 5: the
-# calendars and listings of a listed parent's children per tag (`parent=<id>,tag=<id>`).
-LAYOUT = 5
+# calendars and listings of a listed parent's children per tag (`parent=<id>,tag=<id>`). Layout 6:
+# calendars and listings per pair of tags (`tags=<id>+<id>`) and the `tag-pairs` listing document.
+LAYOUT = 6
 
 
 def layout_of(pointer: dict[str, Any]) -> int:
@@ -311,6 +313,11 @@ class Generation:
         none in a generation written before them."""
         found = self._one("listings", {"_id": LISTED_PARENTS_ID}, ID_INDEX)
         return frozenset(found["ids"]) if found else frozenset()
+
+    def tag_pairs(self) -> bool:
+        """Whether pairs of tags have calendars and listings (query_plan.TAG_PAIRS_MAX)."""
+        found = self._one("listings", {"_id": TAG_PAIRS_ID}, ID_INDEX)
+        return bool(found and found["listed"])
 
     def listing_chunks(self, chunk_ids: list[str]) -> dict[str, dict[str, Any]]:
         """Chunks of materialised listings (app/fixture/listings.py) by `_id`, in one read; a

@@ -23,7 +23,14 @@ from typing import Any
 import mongomock
 
 from app.fixture.load import load_site, read_fixture
-from app.query_plan import CHILDREN_EMBEDDED, LISTED_PARENTS_ID, LISTING_CHUNK, PARENT_LISTED
+from app.query_plan import (
+    CHILDREN_EMBEDDED,
+    LISTED_PARENTS_ID,
+    LISTING_CHUNK,
+    PARENT_LISTED,
+    TAG_PAIRS_ID,
+    TAG_PAIRS_MAX,
+)
 from app.store import KINDS, LIVE_ID, SITE, Store, collection_name
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -223,64 +230,71 @@ every status preview shows), the months that have dated sources, newest first, w
 a realm: a `hide_blocks` realm hides them) the number of sources (`count`) and their earliest and
 latest `published_at` (`first`, `last`), and the undated sources per the same groups
 (`undated`). `_id` is `<type>|<locale>|<class>`, and
-`<type>|<locale>|<class>|tag=<tag id>` for a tag; a listed parent's children (listings, below)
-have theirs per type and across types, `<type or *>|<locale>|<class>|parent=<node id>`, and per
-tag, `<type or *>|<locale>|<class>|parent=<node id>,tag=<tag id>`. Archives
+`<type>|<locale>|<class>|tag=<tag id>` for a tag, `<type>|<locale>|<class>|tags=<tag id>+<tag
+id>` for the sources carrying both tags of a pair (the smaller id first; for every pair some
+source carries, when the site has at most {TAG_PAIRS_MAX} such pairs: listings, below); a listed
+parent's children (listings, below) have theirs per type and across types, `<type or
+*>|<locale>|<class>|parent=<node id>`, and per tag, `<type or *>|<locale>|<class>|parent=<node
+id>,tag=<tag id>`. Archives
 and the `hydra:totalItems` of *plain* collections (no filter but the translation, the types,
-the nodes' visibility, the realms denied or hiding blocks, at most one tag and at most one listed
-parent by equality; or one tag left out, `not[node.nodesTags.tag.tagName]`, whose calendars'
-counts are taken away from the scope's, for totals, and for archives when their date bounds
-tell the months (below): `/api/articles/archives`,
+the nodes' visibility, the realms denied or hiding blocks, at most one listed parent by equality,
+and tags in one of these shapes: one tag; two tags, both (`intersect[...]`, two `tagGroup[]`: the
+pair's calendars) or any of them (`node.nodesTags.tag.tagName[]`, one `tagGroup[]`: the first
+tag's calendars and the second's less the pair's); one tag left out,
+`not[node.nodesTags.tag.tagName]`, whose calendars' counts are taken away from the scope's), for
+totals, and for archives when their date bounds tell the months (below):
+`/api/articles/archives`,
 `/api/articles?node.nodesTags.tag.tagName=news&node.visible=1`,
 `/api/articles?node.parent=<blog>&node.nodesTags.tag.tagName=news`,
+`/api/articles?tagGroup[]=news,jazz`,
 `/api/nodes_sources?node.nodesTags.tag=/api/tags/1`) read the calendars of their types and
 translations in one read by `_id` instead of every matching source: a month is listed when an
-allowed realm set has `first <= now` (for a tag left out, whose groups keep the whole group's dates
-as bounds: `last <= now`; when a month has no such group but one with dates on both sides of now,
-the whole archive is read from `sources`),
+allowed realm set has `first <= now` (for a tag left out or the second of two, whose groups keep
+the whole group's dates as bounds: `last <= now`; when a month has no such group but one with
+dates on both sides of now, the whole archive is read from `sources`),
 and the total is the allowed counts minus the sources still to come, which the first listing
 chunks (below) or one indexed count give only when an allowed `last` is after now. Other filters
 query `sources` (docs/performance.md, bounded counts and archives).""",
     "listings": f"""\
 Materialised listings (app/fixture/listings.py): for each node type (and across types, `*`),
-translation and tag (or no tag), and, for each *listed parent* (a node with more than
-{PARENT_LISTED} children: a blog), per type and across types, its children, all of them and per
-tag, and for each visibility
-class, the sources a collection lists (public: the published sources that have a `published_at`;
-preview, `|preview` after the group in the `_id`: draft, pending and published sources, an undated
-one, its `published_at` null, before every date), in three orders: `date`, newest first
-(`published_at` then `_id`, descending: the `feed` index order), `id`, the default order of
-collections (`_id` ascending: the order of the `type_id` and `status_id` indexes), and `position`
-(`node.position` then `_id`, ascending: the `position` index order). Each is cut in chunks of
-{LISTING_CHUNK} entries held as
-parallel arrays, `ids`, `published_at` and, by position, `positions`, with the realms of the entries
-that have some (`realms`: `{{at: <position in the chunk>, ids: [...], block: <not reachable>}}`,
-documents, as FerretDB stores no arrays of arrays; a `hide_blocks` realm hides blocks) and the
-positions of the entries whose node is not visible (`hidden`: `node.visible`). `_id` is
-`<type>|<locale>|<tag id or ->|<chunk number>` in date order and `<type>|<locale>|<tag id or
-->|<order>|<chunk number>` in the `id` and `position` orders (a listed
-parent's: `parent=<node id>` in place of the tag, `parent=<node id>,tag=<tag id>` with a tag);
-chunk 0 also holds the number of chunks
-(`chunks`) and the first entry of every chunk (`starts`: `published_at`, `ids` and, by position,
-`positions`, where a keyset cursor page begins), and exists for every scope that has a source, even
-when none is listed. A page by number of a plain collection ordered by `publishedAt` or
+translation and tag (or no tag) or pair of tags (as the calendars), and, for each *listed parent* (a
+node with more than {PARENT_LISTED} children: a blog), per type and across types, its children, all
+of them and per tag, and for each visibility class, the sources a collection lists (public: the
+published sources that have a `published_at`; preview, `|preview` after the group in the `_id`:
+draft, pending and published sources, an undated one, its `published_at` null, before every date),
+in three orders: `date`, newest first (`published_at` then `_id`, descending: the `feed` index
+order), `id`, the default order of collections (`_id` ascending: the order of the `type_id` and
+`status_id` indexes), and `position` (`node.position` then `_id`, ascending: the `position` index
+order). Each is cut in chunks of {LISTING_CHUNK} entries held as parallel arrays, `ids`,
+`published_at` and, by position, `positions`, with the realms of the entries that have some
+(`realms`: `{{at: <position in the chunk>, ids: [...], block: <not reachable>}}`, documents, as
+FerretDB stores no arrays of arrays; a `hide_blocks` realm hides blocks) and the positions of the
+entries whose node is not visible (`hidden`: `node.visible`). `_id` is `<type>|<locale>|<tag id or
+->|<chunk number>` in date order and `<type>|<locale>|<tag id or ->|<order>|<chunk number>` in the
+`id` and `position` orders (a pair's: `tags=<tag id>+<tag id>` in place of the tag; a listed
+parent's: `parent=<node id>`, `parent=<node id>,tag=<tag id>` with a tag); chunk 0 also holds the
+number of chunks (`chunks`) and the first entry of every chunk (`starts`: `published_at`, `ids` and,
+by position, `positions`, where a keyset cursor page begins), and exists for every scope that has a
+source, even when none is listed. A page by number of a plain collection ordered by `publishedAt` or
 `node.position` alone or in the default order, in preview or not
 (`/api/articles?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&page=2`,
-`/api/articles?page=3`), reads chunk 0 of the listing of each of its types and translations in
-one read by `_id` (in the other orders, with the date chunks 0 when its calendars show sources still
-to come: they count them; an ascending date order then reads the last chunks), keeps the entries
-out by now whose realms the request may see (and whose visibility it asks for), merges those
-listings in order, skips to the page, reads further chunks only when the page lies deeper, and
-reads the page's sources from `sources` by `_id` `$in`; its total comes from the calendars. A
-`cursor=` page reads chunk 0, the chunk its `starts` name, then its sources. A page by date
-filtered by a span of publication dates
-(`publishedAt[after]`, `[archive]`...) starts at the chunk its `starts` name for the span's bound,
-and counts the months of the span's edges from their entries (the months between from the
-calendars). So such a page costs the same few reads whatever the size of the site
-(docs/performance.md, bounded listed pages). One more document, `{{_id: "{LISTED_PARENTS_ID}", ids:
-[...]}}`, lists the listed parents (none in the demo site: its largest parent has 13 children); the
-site model reads it once per generation, and a `node.parent` request for one of them (or for its
-`node.parent.nodeName`) is plain.""",
+`/api/articles?page=3`), reads chunk 0 of the listing of each of its types and translations in one
+read by `_id` (in the other orders, with the date chunks 0 when its calendars show sources still to
+come: they count them; an ascending date order then reads the last chunks), keeps the entries out by
+now whose realms the request may see (and whose visibility it asks for), merges those listings in
+order, skips to the page, reads further chunks only when the page lies deeper, and reads the page's
+sources from `sources` by `_id` `$in`; its total comes from the calendars. A `cursor=` page reads
+chunk 0, the chunk its `starts` name, then its sources. Two tags, any of them, read both tags'
+listings and merge them, a source carrying both once; both tags read the pair's. A page by date
+filtered by a span of publication dates (`publishedAt[after]`, `[archive]`...) starts at the chunk
+its `starts` name for the span's bound, and counts the months of the span's edges from their entries
+(the months between from the calendars). So such a page costs the same few reads whatever the size
+of the site (docs/performance.md, bounded listed pages). One more document, `{{_id:
+"{LISTED_PARENTS_ID}", ids: [...]}}`, lists the listed parents (none in the demo site: its largest
+parent has 13 children); the site model reads it once per generation, and a `node.parent` request
+for one of them (or for its `node.parent.nodeName`) is plain. Another, `{{_id: "{TAG_PAIRS_ID}",
+listed: <bool>}}`, says whether pairs of tags have calendars and listings (false when the sources
+carry more than {TAG_PAIRS_MAX} pairs of tags: two-tag requests then query `sources`).""",
     "children": f"""\
 The walker children of a listing node that has more than {CHILDREN_EMBEDDED} of them (a blog of
 thousands of articles), by position: `{{_id: <node id>, ids: [...]}}`. Its sources have
@@ -306,12 +320,14 @@ EXAMPLES: dict[str, list[Any]] = {
     "paths": ["/about", "/old-about"],
     "feeds": ["Article|fr|1|public|0"],
     "postings": ["quartet|en|public|0"],
-    "calendars": ["Article|en|public", "Article|en|public|tag=5"],
+    "calendars": ["Article|en|public", "Article|en|public|tag=5", "Article|en|public|tags=1+4"],
     "listings": [
         "Article|en|5|0",
         "Article|en|5|id|0",
         "Article|en|5|position|0",
+        "Article|en|tags=1+4|0",
         LISTED_PARENTS_ID,
+        TAG_PAIRS_ID,
     ],
     "children": [],  # the demo site has no listing node that large
 }

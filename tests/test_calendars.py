@@ -62,12 +62,13 @@ TAG_IDS = {"news": 1, "events": 2, "culture": 3, "featured": 4, "jazz": 5, "mark
 
 def by_calendar(generation, query, visibility):
     parents = generation.listed_parents() if "node.parent" in query else frozenset()
-    scope = calendar.plain_scope(query, TAG_IDS, parents=parents)
+    scope = calendar.plain_scope(query, TAG_IDS, parents=parents, pairs=True)  # the demo's
     assert scope is not None
     found = calendar.read(generation, scope, visibility)
     index = order_index(query, "published_at")
     scheduled = lambda: generation.count_scheduled(query, visibility, index=index)  # noqa: E731
-    # a tag left out may not tell its months (its archives then read the index): None
+    # a tag left out, or two tags any of, may not tell its months (its archives then read the
+    # index): None
     months = calendar.months(found, scope, visibility)
     return months, calendar.total(found, scope, visibility, scheduled)
 
@@ -114,6 +115,18 @@ PREMIUM = 2
         (ALL_TYPES, ("node.tag_slugs", {"$nin": ["news"]}), [1], [PREMIUM], True),
         (["Article", "Page"], ("node.tag_slugs", {"$nin": ["culture"]}), [], None, False),
         ("Article", ("node.tag_slugs", {"$nin": ["nope"]}), [2], None, False),
+        # two tags, any of them (the first's calendars and the second's less the pair's) or both
+        # (the pair's); the same tag twice, and a slug that no tag has
+        # (the demo's articles carry news and featured, events and culture, culture and jazz...)
+        ("Article", ("node.tag_slugs", {"$in": ["news", "featured"]}), [], None, True),
+        (ALL_TYPES, ("node.tag_slugs", {"$in": ["jazz", "events"]}), [1], [PREMIUM], True),
+        (["Article", "Page"], ("node.tag_ids", {"$in": [3, 5]}), [2], None, False),
+        ("Article", ("node.tag_slugs", {"$in": ["news", "nope"]}), [], None, False),
+        ("Article", ("node.tag_slugs", {"$all": ["news", "featured"]}), [], None, True),
+        (ALL_TYPES, ("node.tag_ids", {"$all": [3, 2]}), [2], [PREMIUM], True),
+        ("Article", ("node.tag_ids", {"$all": [1, 6]}), [1], None, False),
+        ("Article", ("node.tag_slugs", {"$all": ["news", "news"]}), [1], None, False),
+        ("Article", ("node.tag_slugs", {"$all": ["news", "nope"]}), [], None, False),
     ],
 )
 def test_calendars_answer_as_the_queries(generation, node_type, tag, denied, hiding, every_date):
@@ -130,10 +143,15 @@ def test_calendars_answer_as_the_queries(generation, node_type, tag, denied, hid
                 assert agrees(got, expected), (moment, preview, locale, got, expected)
                 checked += expected[1]
                 told += got[0] is not None
-                leaving_out = tag is not None and isinstance(tag[1], dict)
-                assert got[0] is not None or leaving_out, "only a tag left out may not tell"
-    assert checked > 0 or tag == ("node.tag_ids", 99) or node_type == []  # they list something
+                bounds_only = tag is not None and isinstance(tag[1], dict) and "$all" not in tag[1]
+                assert got[0] is not None or bounds_only, "only counts taken away may not tell"
+    nothing = tag in (("node.tag_ids", 99), ("node.tag_slugs", {"$all": ["news", "nope"]}))
+    assert checked > 0 or nothing or node_type == []  # they list something
     assert told > 0  # a tag left out tells its months at most moments too
+
+
+def test_the_demo_lists_pairs_of_tags(generation):
+    assert generation.tag_pairs()
 
 
 def test_a_slug_that_no_tag_has_matches_nothing_without_a_read(generation, store):
@@ -156,13 +174,24 @@ def test_a_slug_that_no_tag_has_matches_nothing_without_a_read(generation, store
         {"locale": "en", "node.visible": {"$ne": True}},
         {"locale": "en", "node.home": True},
         {"locale": "en", "node.realm_ids": {"$in": [1]}},
-        {"locale": "en", "type": "Article", "node.tag_ids": {"$all": [1]}},
         {"locale": "en", "type": "Article", "node.tag_ids": True},
-        {"locale": "en", "type": "Article", "node.tag_slugs": {"$in": ["news"]}},
-        {"locale": "en", "type": "Article", "node.tag_slugs": "news", "node.tag_ids": 1},
-        # a tag left out: one slug (`not[node.nodesTags.tag.tagName]`), and not with a tag
+        {"locale": "en", "type": "Article", "node.tag_ids": {"$all": ["1"]}},
+        {"locale": "en", "type": "Article", "node.tag_ids": {"$in": [1], "$nin": [2]}},
+        # tags beyond the plain shapes (app/listing/tag_conditions.py): three, any of two and a
+        # third, any of two twice, and one left out with any other condition
+        {"locale": "en", "type": "Article", "node.tag_slugs": {"$in": ["news", "jazz", "market"]}},
+        {"locale": "en", "node.tag_slugs": {"$all": ["news", "jazz", "market"]}},
+        {"locale": "en", "node.tag_slugs": {"$in": ["news", "jazz"]}, "node.tag_ids": 6},
+        {
+            "locale": "en",
+            "$and": [{"node.tag_ids": {"$in": [1, 2]}}, {"node.tag_ids": {"$in": [3, 4]}}],
+        },
         {"locale": "en", "node.tag_slugs": {"$nin": ["news", "jazz"]}},
-        {"locale": "en", "node.tag_ids": {"$nin": [1]}},
+        {
+            "locale": "en",
+            "node.tag_ids": {"$in": [1, 2]},
+            "$and": [{"node.tag_ids": {"$nin": [1]}}],
+        },
         {"locale": "en", "node.tag_slugs": {"$nin": [1]}},
         {"locale": "en", "node.tag_slugs": {"$nin": "news"}},
         {"locale": "en", "node.tag_slugs": {"$ne": "news"}},
@@ -176,7 +205,58 @@ def test_a_slug_that_no_tag_has_matches_nothing_without_a_read(generation, store
     ],
 )
 def test_a_filtered_request_is_not_plain(query):
+    assert calendar.plain_scope(query, TAG_IDS, pairs=True) is None
+
+
+@pytest.mark.parametrize(
+    ("conditions", "expected"),
+    [
+        ({"node.tag_ids": {"$all": [1]}}, {"tag": 1}),
+        ({"node.tag_slugs": {"$in": ["news"]}}, {"tag": 1}),
+        ({"node.tag_slugs": "news", "node.tag_ids": 1}, {"tag": 1}),
+        ({"node.tag_ids": {"$nin": [1]}}, {"without": 1}),
+        ({"node.tag_slugs": {"$nin": ["news", "nope"]}}, {"without": 1}),
+        ({"node.tag_slugs": {"$nin": ["nope"]}}, {}),
+        ({"node.tag_slugs": {"$in": ["market", "news"]}}, {"tag": 1, "also": 6}),
+        ({"node.tag_slugs": {"$in": ["news", "nope"]}}, {"tag": 1}),
+        ({"node.tag_slugs": {"$in": ["nope", "none"]}}, {"void": True}),
+        ({"node.tag_slugs": {"$all": ["jazz", "news"]}}, {"tag": 1, "also": 5, "both": True}),
+        ({"node.tag_slugs": "jazz", "node.tag_ids": 1}, {"tag": 1, "also": 5, "both": True}),
+        ({"node.tag_slugs": {"$all": ["jazz", "nope"]}}, {"void": True}),
+        ({"node.tag_ids": {"$all": [5, 5]}}, {"tag": 5}),
+        # `tagGroup[]` clauses: any of a group, every group
+        ({"$and": [{"node.tag_slugs": {"$in": ["news", "jazz"]}}]}, {"tag": 1, "also": 5}),
+        (
+            {
+                "$and": [
+                    {"node.tag_slugs": {"$in": ["news"]}},
+                    {"node.tag_slugs": {"$in": ["jazz"]}},
+                ]
+            },
+            {"tag": 1, "also": 5, "both": True},
+        ),  # fmt: skip
+        # a group met by a required tag, a tag both required and left out, a group left empty
+        ({"node.tag_ids": 1, "$and": [{"node.tag_ids": {"$in": [1, 2]}}]}, {"tag": 1}),
+        ({"node.tag_ids": 1, "$and": [{"node.tag_ids": {"$nin": [1]}}]}, {"void": True}),
+        (
+            {"node.tag_ids": {"$in": [1, 2]}, "$and": [{"node.tag_ids": {"$nin": [1, 2]}}]},
+            {"void": True},
+        ),  # fmt: skip
+    ],
+)
+def test_tag_conditions_fold_into_one_plain_shape(conditions, expected):
+    scope = calendar.plain_scope({"locale": "en", **conditions}, TAG_IDS, pairs=True)
+    assert scope is not None
+    fields = ("tag", "also", "both", "without", "void")
+    assert {f: getattr(scope, f) for f in fields if getattr(scope, f)} == expected
+
+
+def test_two_tags_any_of_are_not_plain_when_the_site_lists_no_pairs():
+    query = {"locale": "en", "node.tag_slugs": {"$in": ["news", "jazz"]}}
+    assert calendar.plain_scope(query, TAG_IDS, pairs=True).also == 5
     assert calendar.plain_scope(query, TAG_IDS) is None
+    assert calendar.plain_scope({**query, "node.parent": 17}, TAG_IDS, parents=frozenset({17}),
+                                pairs=True) is None  # fmt: skip
 
 
 def commands(client, store, url, headers=None):

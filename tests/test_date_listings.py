@@ -137,7 +137,9 @@ def by_index(generation, query, visibility, page, order, descending):
 
 def by_listing(generation, query, visibility, page, order, descending):
     parents = generation.listed_parents()
-    scope = calendar.plain_scope(query, TAG_IDS, dated=order is listings.DATE, parents=parents)
+    scope = calendar.plain_scope(
+        query, TAG_IDS, dated=order is listings.DATE, parents=parents, pairs=True
+    )
     assert scope is not None
     index = order_index(query, "published_at")
     return listings.page(
@@ -189,6 +191,13 @@ def check(generation, query, visibility, pages) -> int:
         # the undated article's tag
         (["Article", "Page"], ("node.tag_slugs", {"$nin": ["unlisted"]}), None),
         ("Article", {"node.parent": BLOG, "node.tag_slugs": {"$nin": ["featured"]}}, None),
+        # two tags, any of them (both listings merged, an entry in both once) or both (the
+        # pair's listing); the demo's articles carry news and featured, events and culture...
+        ("Article", ("node.tag_slugs", {"$in": ["news", "featured"]}), None),
+        (ALL_TYPES, ("node.tag_ids", {"$in": [3, 2]}), [PREMIUM]),
+        (["Article", "Page"], ("node.tag_slugs", {"$in": ["jazz", "market"]}), None),
+        ("Article", ("node.tag_slugs", {"$all": ["news", "featured"]}), None),
+        (ALL_TYPES, ("node.tag_ids", {"$all": [2, 3]}), None),
     ],
 )
 def test_a_listing_page_is_the_index_page_at_every_moment(
@@ -556,7 +565,9 @@ def cursor_walks(generation, query, visibility, page_size, order, descending):
     sort, key = index_sort(order, descending)
     index = order_index(query, key)
     parents = generation.listed_parents()
-    scope = calendar.plain_scope(query, TAG_IDS, dated=order is listings.DATE, parents=parents)
+    scope = calendar.plain_scope(
+        query, TAG_IDS, dated=order is listings.DATE, parents=parents, pairs=True
+    )
     assert scope is not None
 
     def by_index_read(after, limit):
@@ -578,7 +589,9 @@ def cursor_walks(generation, query, visibility, page_size, order, descending):
     [("Article", None), (ALL_TYPES, None), ("Article", ("node.tag_slugs", "news")),
      (ALL_TYPES, ("node.parent", BLOG)),
      ("Article", ("node.tag_slugs", {"$nin": ["news"]})),  # a tag left out: any cursor
-     (ALL_TYPES, {"node.parent": BLOG, "node.tag_slugs": {"$nin": ["featured"]}})],
+     (ALL_TYPES, {"node.parent": BLOG, "node.tag_slugs": {"$nin": ["featured"]}}),
+     ("Article", ("node.tag_slugs", {"$in": ["news", "featured"]})),  # any of two tags
+     ("Article", ("node.tag_ids", {"$all": [4, 1]}))],  # both
 )  # fmt: skip
 def test_a_cursor_walk_of_a_listing_is_the_index_walk_at_every_moment(
     small_chunks, tier, node_type, tag
@@ -717,8 +730,10 @@ def test_a_span_is_plain_only_for_the_date_order_and_bounds_on_dates():
 
 @pytest.mark.parametrize(
     ("node_type", "tag"),
-    [("Article", None), (ALL_TYPES, None), ("Article", ("node.tag_slugs", "news"))],
-)
+    [("Article", None), (ALL_TYPES, None), ("Article", ("node.tag_slugs", "news")),
+     ("Article", ("node.tag_slugs", {"$in": ["news", "featured"]})),
+     (ALL_TYPES, ("node.tag_slugs", {"$in": ["culture", "events"]}))],
+)  # fmt: skip
 def test_a_span_page_and_total_are_the_index_ones_at_every_bound(
     small_chunks, tier, node_type, tag
 ):
@@ -860,15 +875,16 @@ def test_the_parents_of_many_children_are_listed_and_only_they_are_plain(small_c
     # a listed parent and a tag (by id or by slug): the listings of its children with the tag
     for tag in ({"node.tag_ids": 4}, {"node.tag_slugs": "featured"}):
         found = scope({**base, "node.parent": BLOG, **tag}, TAG_IDS, parents=parents)
-        assert (found.parent, found.tag, found.group) == (BLOG, 4, "parent=17,tag=4")
+        assert (found.parent, found.tag, found.groups) == (BLOG, 4, {"own": "parent=17,tag=4"})
     for other in (
         {"node.parent": HOME},  # 5 children: read along parent_* (at most PARENT_LISTED)
         {"node.parent": {"$in": [BLOG, ARCHIVE]}},
         {"node.parent": str(BLOG)},
-        {"node.parent": BLOG, "node.tag_ids": {"$in": [1, 4]}},  # two tags: the index
+        {"node.parent": BLOG, "node.tag_ids": {"$in": [1, 4]}},  # two tags: the index (no pair
+        # of a parent is listed)
         {"node.parent": BLOG, "node.home": False},
     ):
-        assert scope({**base, **other}, TAG_IDS, parents=parents) is None, other
+        assert scope({**base, **other}, TAG_IDS, parents=parents, pairs=True) is None, other
 
 
 def test_a_listed_parents_pages_and_archives_read_no_index(small_chunks, monkeypatch):
@@ -895,6 +911,13 @@ def test_a_listed_parents_pages_and_archives_read_no_index(small_chunks, monkeyp
         "/api/articles?not[node.nodesTags.tag.tagName]=news&order[publishedAt]=asc&page=2"
         "&itemsPerPage=2",
         "/api/nodes_sources?not[node.nodesTags.tag.tagName]=news&itemsPerPage=2&cursor=",
+        # two tags: any of them (a list, a `tagGroup[]`) or both (`intersect`, two groups)
+        "/api/articles?node.nodesTags.tag.tagName[]=news&node.nodesTags.tag.tagName[]=featured"
+        "&order[publishedAt]=desc&itemsPerPage=2&page=2",
+        "/api/nodes_sources?tagGroup[]=culture,events&itemsPerPage=2&cursor=",
+        "/api/articles?intersect[node.nodesTags.tag][]=/api/tags/1"
+        "&intersect[node.nodesTags.tag][]=4&order[node.position]=desc",
+        "/api/articles/archives?tagGroup[]=news&tagGroup[]=featured",
     ]
     answers = [client.get(url) for url in urls]
     on_index = index_reads(generation, monkeypatch)
@@ -903,6 +926,7 @@ def test_a_listed_parents_pages_and_archives_read_no_index(small_chunks, monkeyp
         assert answer.status_code == 200, url
     assert on_index == []
     assert answers[0].json["hydra:totalItems"] > 3
+    assert answers[-4].json["hydra:totalItems"] > answers[-2].json["hydra:totalItems"] > 1
     assert client.get("/api/nodes_sources?node.parent=1").status_code == 200
     assert len(on_index) == 1  # the home's 5 children: along parent_id
 
@@ -991,3 +1015,34 @@ def test_a_date_whose_offset_has_digits_below_the_millisecond_is_stored_at_its_i
     response = client.get("/api/web_response_by_path?path=/archive/river-cleanup")
     assert response.status_code == 200
     assert response.json["item"]["publishedAt"] == "2023-12-02T08:59:59+00:00"
+
+
+def test_a_site_of_more_pairs_of_tags_than_the_limit_lists_none(make_app, monkeypatch):
+    """Above TAG_PAIRS_MAX pairs of tags carried by some source, no pair has calendars or
+    listings (the `tag-pairs` document says so): two-tag requests read the index, and answer
+    what they answer with pairs listed."""
+    urls = [
+        "/api/articles?node.nodesTags.tag.tagName[]=news&node.nodesTags.tag.tagName[]=featured"
+        "&order[publishedAt]=desc&itemsPerPage=3&page=2",
+        "/api/nodes_sources?intersect[node.nodesTags.tag][]=2&intersect[node.nodesTags.tag][]=3",
+        "/api/articles/archives?tagGroup[]=jazz,events",
+    ]
+    with monkeypatch.context() as patch:  # the demo's nodes carry 6 pairs of tags: at the limit
+        patch.setattr(materialised, "TAG_PAIRS_MAX", 6)
+        listed = make_app(listing_site(), RESPONSE_CACHE=False)
+        expected = [listed.test_client().get(url).json for url in urls]
+        patch.setattr(materialised, "TAG_PAIRS_MAX", 5)  # above it
+        app = make_app(listing_site(), RESPONSE_CACHE=False)
+    with listed.app_context():
+        store = get_store()
+        assert store.generation(store.live()["version"]).tag_pairs()
+    with app.app_context():
+        store = get_store()
+        generation = store.generation(store.live()["version"])
+        assert not generation.tag_pairs()
+        pairs = generation.listing_chunks([listing_id("Article", "en", "tags=1+4", 0)])
+        assert pairs == {}
+        on_index = index_reads(generation, monkeypatch)
+        assert [app.test_client().get(url).json for url in urls] == expected
+        assert len(on_index) >= len(urls)
+    assert expected[0]["hydra:totalItems"] > 3 and expected[1]["hydra:totalItems"] > 0

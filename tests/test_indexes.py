@@ -34,8 +34,11 @@ CREDENTIALS = [
 ]
 COLLECTION_QUERIES = [
     "",
+    # two tags: the pair's listings (both) or both tags' (any of them)
     "?intersect[node.nodesTags.tag.tagName][]=news&intersect[node.nodesTags.tag.tagName][]=featured"
     "&node.visible=true",
+    "?tagGroup[]=news,featured&order[node.position]=asc",
+    "?title=e&node.visible=true",  # a filter in the default order: `type_id`, or `status_id`
     "?order[publishedAt]=asc&itemsPerPage=2&page=2",
     # materialised listings and tag calendars (the bench's collection page)
     "?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&itemsPerPage=3&page=2",

@@ -4,11 +4,12 @@ does: a differential test over random sites and random requests, with fixed seed
 Each site is the generated site or the demo, with dates moved onto a small pool (ties, dates
 ahead of now, undated sources, dates finer than the millisecond), statuses, visibility, tags and
 positions shuffled, small listing chunks and small listed parents. Each request (a page by
-number, a cursor walk or an archive; a tag, a tag left out, a listed parent, a translation, the
-nodes' visibility, a span of dates, an order; anonymous, with a realm password or an editor in
-preview) is answered at a few moments of now twice: as served, and with every plain path turned
-off (`listings.serves`, and `plain_scope` in sources and archives), which reads the index. A
-fuzzer of this shape found listings ordered on finer digits than the stored dates.
+number, a cursor walk or an archive; a tag, a tag left out, two tags (any of them or both), a
+listed parent, a translation, the nodes' visibility, a span of dates, an order; anonymous, with a
+realm password or an editor in preview) is answered at a few moments of now twice: as served, and
+with every plain path turned off (`listings.serves`, and `plain_scope` in sources and archives),
+which reads the index. A fuzzer of this shape found listings ordered on finer digits than the
+stored dates.
 """
 
 from __future__ import annotations
@@ -104,8 +105,24 @@ def random_request(rng: random.Random, site: dict[str, Any], parents: list[int])
     slugs = [tag["slug"] for tag in site["tags"]]
     if parents and rng.random() < 0.5:
         params.append(("node.parent", str(rng.choice(parents))))
-    shape = rng.choice(("tag", "tag id", "left out", "none"))
-    if shape == "tag":
+    shape = rng.choice(("tag", "tag id", "left out", "none", "any of two", "both", "groups"))
+    # two tags: any two, or two that a node carries (both of two random tags is often nothing)
+    slug_of = {tag["id"]: tag["slug"] for tag in site["tags"]}
+    carried = [n["tags"] for n in site["nodes"] if len(set(n.get("tags") or [])) > 1]
+    two = rng.sample(slugs, 2)
+    if carried and rng.random() < 0.7:
+        two = [slug_of[tag] for tag in rng.sample(sorted(set(rng.choice(carried))), 2)]
+    if shape == "any of two":
+        params += [("node.nodesTags.tag.tagName[]", slug) for slug in two]
+    elif shape == "both":
+        params += [("intersect[node.nodesTags.tag.tagName][]", slug) for slug in two]
+    elif shape == "groups":  # any of two, or both
+        params += (
+            [("tagGroup[]", ",".join(two))]
+            if rng.random() < 0.5
+            else [("tagGroup[]", slug) for slug in two]
+        )
+    elif shape == "tag":
         params.append(("node.nodesTags.tag.tagName", rng.choice(slugs)))
     elif shape == "tag id":
         params.append(("node.nodesTags.tag", f"/api/tags/{rng.choice(site['tags'])['id']}"))

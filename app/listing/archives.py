@@ -45,7 +45,8 @@ def _months(context: RequestContext, query: dict[str, Any], index: str) -> list[
     plain request (one lookup), else, or when the calendar cannot tell (a tag left out,
     `calendar.months`), from the dates of every match along `index`."""
     generation, visibility = context.site.generation, context.visibility
-    scope = plain_scope(query, context.site.tag_ids, parents=context.site.listed_parents)
+    site = context.site
+    scope = plain_scope(query, site.tag_ids, parents=site.listed_parents, pairs=site.tag_pairs)
     if scope is not None:
         found = calendar.months(calendar.read(generation, scope, visibility), scope, visibility)
         if found is not None:

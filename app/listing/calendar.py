@@ -4,9 +4,9 @@
 A request is *plain* when its filter names only its translations, its node types (one, several
 or every type: app.listing.sources folds every type condition into one), the
 realms it may not see (what build_query adds without any filter parameter), the blocks hidden
-from it (the hide_blocks clause: `hide_blocks_clause`), the nodes' visibility (`node.visible`) and
-at most one tag by equality (`node.nodesTags.tag=<id>` or
-`node.nodesTags.tag.tagName=<slug>`) or left out (`not[...]` of one tag: its sources are taken
+from it (the hide_blocks clause: `hide_blocks_clause`), the nodes' visibility (`node.visible`),
+tags in one of the shapes app/listing/tag_conditions.py folds them into (one tag; two tags, any
+of them or both, when the site lists pairs of tags; one tag left out: its sources are taken
 away, which gives totals and pages, and the months of an archive when the dates tell them:
 `months`) and at most one parent by
 equality (`node.parent`) among the site's listed parents (those with more than PARENT_LISTED
@@ -17,17 +17,15 @@ answered by the indexed queries, whose cost follows the number of matches (docs/
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from app.listing.tag_conditions import TAG_IDS, TAG_PATHS, TAG_SLUGS, fold
 from app.publication import Visibility
-from app.query_plan import ALL_TYPES, Group, parent_group
+from app.query_plan import ALL_TYPES, Group, pair_group, parent_group
 from app.store import Generation
 
-# The stored paths of the tag filters (app/listing/sources.py compiles them).
-TAG_SLUGS = "node.tag_slugs"
-TAG_IDS = "node.tag_ids"
 VISIBLE = "node.visible"
 PARENT = "node.parent"
 PLAIN_KEYS = frozenset({"locale", "type", "node.realm_ids", VISIBLE, TAG_SLUGS, TAG_IDS, PARENT})
@@ -61,13 +59,15 @@ class Scope:
     """What a plain request lists: types (ALL_TYPES alone: every type; several: their disjoint
     calendars and listings merged), translations, realms denied to it, realms whose blocks are
     hidden from it (`hiding`: a hide_blocks realm not granted), a tag and a listed parent (None:
-    any) and the nodes' visibility (None: either). `void`: a tag slug that no tag has (slugs are
-    unique and sources carry their tags' slugs: nothing matches; no type: a type condition that no
-    type of the site meets). `without`: a tag whose sources it leaves out
-    (`not[node.nodesTags.tag.tagName]` of one tag; not with a tag or a span: the calendars and
-    listings of the tag are taken away from the scope's). `span`: a range of publication dates,
-    which only the date listing answers (a calendar counts whole months: `total` and `months` take
-    no span)."""
+    any) and the nodes' visibility (None: either). `also`: a second tag (not with a parent), whose
+    sources it lists too (`both` False: the sources of either tag, the calendars of the second
+    less those of the pair, and both listings merged) or alone with the first (`both` True: the
+    pair's calendars and listings). `void`: nothing matches (a required tag slug that no tag has:
+    app/listing/tag_conditions.py; no type: a type condition that no type of the site meets).
+    `without`: a tag whose sources it leaves out (`not[node.nodesTags.tag.tagName]` of one tag;
+    not with a tag or a span: the calendars and listings of the tag are taken away from the
+    scope's). `span`: a range of publication dates, which only the date listing answers (a
+    calendar counts whole months: `total` and `months` take no span)."""
 
     node_types: tuple[str, ...]
     locales: tuple[str, ...]
@@ -79,23 +79,33 @@ class Scope:
     parent: int | None = None
     hiding: frozenset[int] = frozenset()
     without: int | None = None
+    also: int | None = None
+    both: bool = False
 
     @property
-    def group(self) -> Group:
-        """The group of its calendars and listings besides type and translation."""
-        return self._group_of(self.tag)
-
-    @property
-    def left_out(self) -> Group:
-        """The group of the calendars and listings whose sources it leaves out (`not[...]` of one
-        tag: a subset of its group's), or None."""
-        return None if self.without is None else self._group_of(self.without)
+    def groups(self) -> dict[str, Group]:
+        """The groups of the calendars and listings it reads besides type and translation, by
+        role: `own` (what it lists: its tag's, or the pair's when it asks for both tags), and
+        when it has them `also` (the second tag's, which it lists too), `overlap` (the pair's,
+        counted in both: taken away from `also`'s counts) and `left_out` (the tag's whose sources
+        it leaves out: a subset of `own`)."""
+        if self.also is None or self.tag is None:
+            found = {"own": self._group_of(self.tag)}
+        elif self.both:
+            found = {"own": pair_group(self.tag, self.also)}
+        else:
+            found = {"own": self._group_of(self.tag), "also": self._group_of(self.also),
+                     "overlap": pair_group(self.tag, self.also)}  # fmt: skip
+        if self.without is not None:
+            found["left_out"] = self._group_of(self.without)
+        return found
 
     @property
     def exact_dates(self) -> bool:
-        """Whether its calendar's first and last dates are those of its own sources: not when it
-        leaves a tag out (those of whole groups, bounds only: `read`)."""
-        return self.without is None
+        """Whether its calendar's first and last dates are those of its own sources: not when
+        some are taken away (a tag left out, the pair from the second tag's: those of whole
+        groups, bounds only: `read`)."""
+        return not {"left_out", "overlap"} & set(self.groups)
 
     def _group_of(self, tag: int | None) -> Group:
         """The group of a tag's sources (None: all) within its parent, if it names one."""
@@ -180,93 +190,86 @@ def plain_scope(
     *,
     dated: bool = False,
     parents: frozenset[int] = frozenset(),
+    pairs: bool = False,
 ) -> Scope | None:
     """The scope of a plain request's filter (`tag_ids`: the site's tag ids by slug; `parents`:
-    its listed parents); None when it filters on anything else. With `dated`, a range of
-    publication dates is plain too (the scope's `span`)."""
-    if CLAUSES in query:
-        hiding = _hiding(query[CLAUSES])
-        if hiding is None:
-            return None
-        rest = {key: value for key, value in query.items() if key != CLAUSES}
-        scope = plain_scope(rest, tag_ids, dated=dated, parents=parents)
-        return replace(scope, hiding=hiding) if scope is not None else None
-    if dated and PUBLISHED_AT in query:
-        span = _span(query[PUBLISHED_AT])
-        rest = {key: value for key, value in query.items() if key != PUBLISHED_AT}
-        scope = plain_scope(rest, tag_ids, parents=parents) if span is not None else None
-        if scope is None or scope.without is not None:
-            return None
-        return replace(scope, span=span)
-    if PARENT in query:
-        parent = query[PARENT]
-        rest = {key: value for key, value in query.items() if key != PARENT}
-        if type(parent) is not int or parent not in parents:
-            return None
-        scope = plain_scope(rest, tag_ids)
-        return replace(scope, parent=parent) if scope is not None else None
-    tags = [key for key in (TAG_IDS, TAG_SLUGS) if key in query]
-    if not set(query) <= PLAIN_KEYS or len(tags) > 1:
+    its listed parents; `pairs`: whether it lists pairs of tags); None when it filters on anything
+    else. With `dated`, a range of publication dates is plain too (the scope's `span`)."""
+    rest = dict(query)
+    clauses = rest.pop(CLAUSES, [])
+    conditions = [(path, rest.pop(path)) for path in TAG_PATHS if path in rest]
+    if not isinstance(clauses, list) or (CLAUSES in query and not clauses):
         return None
-    locales, node_types = _locales(query["locale"]), _types(query.get("type"))
-    realms = query.get("node.realm_ids", {"$nin": []})
-    visible = query.get(VISIBLE)
+    others = []
+    for clause in clauses:  # the tag clauses (a tag path repeated, `tagGroup[]`) and the rest
+        if isinstance(clause, dict) and len(clause) == 1 and next(iter(clause)) in TAG_PATHS:
+            conditions.extend(clause.items())
+        else:
+            others.append(clause)
+    hiding = _hiding(others) if others else frozenset()
+    span = _span(rest.pop(PUBLISHED_AT)) if dated and PUBLISHED_AT in rest else None
+    parent = rest.pop(PARENT, None)
+    tags = fold(conditions, tag_ids)
+    if hiding is None or tags is None or not set(rest) <= PLAIN_KEYS or "locale" not in rest:
+        return None
+    if (dated and PUBLISHED_AT in query and span is None) or (
+        PARENT in query and (type(parent) is not int or parent not in parents)
+    ):
+        return None
+    if tags.also is not None and (not pairs or parent is not None):
+        return None
+    if tags.without is not None and span is not None:
+        return None
+    locales, node_types = _locales(rest["locale"]), _types(rest.get("type"))
+    realms = rest.get("node.realm_ids", {"$nin": []})
+    visible = rest.get(VISIBLE)
     if locales is None or node_types is None or set(realms) != {"$nin"}:
         return None
     if visible is not None and type(visible) is not bool:
         return None
-    scope = Scope(node_types, locales, frozenset(realms["$nin"]), visible=visible,
-                  void=not node_types)  # fmt: skip
-    if not tags:
-        return scope
-    value = query[tags[0]]
-    if isinstance(value, dict):
-        return _leaving_out(scope, tags[0], value, tag_ids)
-    if tags[0] == TAG_IDS:
-        return replace(scope, tag=value) if type(value) is int else None
-    if not isinstance(value, str):
-        return None
-    tag = tag_ids.get(value)
-    return replace(scope, tag=tag, void=scope.void or tag is None)
-
-
-def _leaving_out(
-    scope: Scope, path: str, condition: dict[str, Any], tag_ids: Mapping[str, int]
-) -> Scope | None:
-    """The scope of `not[node.nodesTags.tag.tagName]` of one tag (`$nin` of one slug); None for
-    any other condition. A slug that no tag has leaves nothing out."""
-    values = condition.get("$nin")
-    if path != TAG_SLUGS or set(condition) != {"$nin"} or not isinstance(values, list):
-        return None
-    if len(values) != 1 or not isinstance(values[0], str):
-        return None
-    return replace(scope, without=tag_ids.get(values[0]))
+    return Scope(
+        node_types, locales, frozenset(realms["$nin"]), tag=tags.tag,
+        void=tags.void or not node_types, span=span, visible=visible, parent=parent,
+        hiding=hiding, without=tags.without, also=tags.also, both=tags.both,
+    )  # fmt: skip
 
 
 def read(generation: Generation, scope: Scope, visibility: Visibility) -> dict[str, Any]:
     """The calendar of a scope: the calendars of its types and translations in one read, merged
     (months newest first; types and translations are disjoint); an empty one when no source is in
-    it. A scope leaving a tag out (`without`) reads that tag's calendars in the same read and
-    takes their counts away, group by group: the totals are exact, but a group's first and
-    last dates are those of the whole group (bounds: `months` tells a month from them when it
-    can)."""
+    it. The calendars of its other groups (Scope.groups) come in the same read: a second tag's
+    less the pair's (the sources of both, counted with the first tag's) is merged with the
+    first's, and a tag left out is taken away, group by group. The totals are exact, but such a
+    group's first and last dates are those of the whole group (bounds: `months` tells a month
+    from them when it can)."""
     if scope.void:
         return _merged([])
-    groups = [scope.group] if scope.left_out is None else [scope.group, scope.left_out]
+    groups = scope.groups
     found = generation.calendars(
-        list(scope.node_types), list(scope.locales), visibility, groups=groups
+        list(scope.node_types), list(scope.locales), visibility, groups=list(groups.values())
     )
 
     calendars = []
     for node_type in scope.node_types:
         for locale in scope.locales:
-            own = found.get((node_type, locale, scope.group))
-            if own is None:
-                continue
-            if scope.left_out is not None:  # less its own type's and translation's tag's
-                own = _without(own, found.get((node_type, locale, scope.left_out)) or _merged([]))
-            calendars.append(own)
+            of = {role: found.get((node_type, locale, group)) for role, group in groups.items()}
+            own = _combined(of)
+            if own is not None:
+                calendars.append(own)
     return _merged(calendars)
+
+
+def _combined(of: dict[str, dict[str, Any] | None]) -> dict[str, Any] | None:
+    """The calendar of one type and translation from those of a scope's groups by role
+    (Scope.groups; None: no source); None when it has no source."""
+    parts = [of["own"]] if of["own"] is not None else []
+    if of.get("also") is not None:  # less the sources of both, counted in `own`
+        parts.append(_without(of["also"], of["overlap"] or _merged([])))
+    if not parts:
+        return None
+    if "left_out" in of:  # less its own type's and translation's tag's
+        return _without(_merged(parts), of["left_out"] or _merged([]))
+    return _merged(parts)
 
 
 def _merged(found: list[dict[str, Any]]) -> dict[str, Any]:

@@ -8,9 +8,11 @@ chunk of each of its listings (one per type and translation) of its visibility c
 further chunks only when the page lies deeper, then its sources by `_id`: about three reads
 whatever the size of the site. Entries are kept when published_at <= now (any, in preview) and
 none of their realms is denied; the listings, which are disjoint, are merged in their order
-(published_at, position or nothing, then `_id`). A scope leaving a tag out reads, with each
-listing, the tag's listing of the same type and translation, and drops the entries found in both
-(`_less`: the tag's is a subset in the same order). By date, a span of publication dates
+(published_at, position or nothing, then `_id`). A scope of two tags, any of them, reads each
+tag's listing of the same type and translation and merges them, an entry found in both once
+(`_union`); a scope leaving a tag out reads, with each listing, the tag's listing of the same type
+and translation, and drops the entries found in both (`_less`: the tag's is a subset in the same
+order). By date, a span of publication dates
 (calendar.Span) starts at the chunk of its bound and is counted from the calendar but for the
 months of its edges, which are counted from their entries.
 """
@@ -101,10 +103,14 @@ def page(
         heads = [chunks.get(_chunk_id(key, 0, DATE.name)) for key in keys]
         return _scheduled(heads, scope, visibility)
 
-    def scheduled() -> int:  # less those of a tag left out
-        counted = scheduled_in(_keys(scope, visibility))
-        taken = scheduled_in(_keys(scope, visibility, left_out=True))
-        return count_scheduled() if counted is None or taken is None else counted - taken
+    def scheduled() -> int:  # plus a second tag's, less the pair's and those of a tag left out
+        counted = 0
+        for role in scope.groups:
+            found = scheduled_in(_keys(scope, visibility, role))
+            if found is None:
+                return count_scheduled()
+            counted += -found if role in TAKEN_AWAY else found
+        return counted
 
     if scope.span is not None:
         total = _span_total(generation, found, scope, visibility, chunks)
@@ -225,10 +231,11 @@ def _kept(
     order, strictly between `start` and `stop` (`_window`). `chunks` holds each listing's chunk 0
     (its `starts` name the chunk where `start` lies); the first chunk to read of each listing is
     read with the others' in one read (reading backwards: the last chunks)."""
-    keys, lefts = _keys(scope, visibility), _keys(scope, visibility, left_out=True)
+    keys, alsos = _keys(scope, visibility), _keys(scope, visibility, "also")
+    lefts = _keys(scope, visibility, "left_out")
     orders = {
         key: _numbers(chunks.get(_chunk_id(key, 0, order.name)), order, descending, start, stop)
-        for key in [*keys, *lefts]
+        for key in [*keys, *alsos, *lefts]
     }
     first = [_chunk_id(key, numbers[0], order.name) for key, numbers in orders.items() if numbers]
     missing = [key for key in first if key not in chunks]
@@ -240,6 +247,11 @@ def _kept(
         return _entries(generation, chunks, key, orders[key], order.name, forward)
 
     streams = [read(key) for key in keys]
+    if alsos:  # each listing with the second tag's of the same type and translation
+        streams = [
+            _union(stream, read(also), order, descending)
+            for stream, also in zip(streams, alsos, strict=True)
+        ]
     if lefts:  # each listing less its entries in the listing of the tag left out
         streams = [
             _less(stream, read(left), order, descending)
@@ -264,14 +276,17 @@ def _kept(
 
 # (type or ALL_TYPES, translation, group, preview class): one listing
 Key = tuple[str, str, Group, bool]
+# The roles of a scope's groups (Scope.groups) whose sources are counted less.
+TAKEN_AWAY = frozenset({"overlap", "left_out"})
 
 
-def _keys(scope: Scope, visibility: Visibility, *, left_out: bool = False) -> list[Key]:
-    """The listings of a scope: one per type and translation (disjoint: merged when read); with
-    `left_out`, those of the tag it leaves out, in the same order (none when it leaves none)."""
-    if left_out and scope.left_out is None:
+def _keys(scope: Scope, visibility: Visibility, role: str = "own") -> list[Key]:
+    """The listings of a scope's group of `role` (Scope.groups): one per type and translation
+    (disjoint: merged when read), in the same order for every role (none when it has no group of
+    that role)."""
+    if role not in scope.groups:
         return []
-    group = scope.left_out if left_out else scope.group
+    group = scope.groups[role]
     return [
         (node_type, locale, group, visibility.preview)
         for node_type in scope.node_types
@@ -285,10 +300,24 @@ def _chunk_id(key: Key, number: int, order: str) -> str:
 
 
 def _heads(scope: Scope, visibility: Visibility, order: Order) -> list[str]:
-    """The `_id` of chunk 0 of each listing of the scope in `order`, of the request's class (and
-    of the listings of a tag it leaves out)."""
-    keys = [*_keys(scope, visibility), *_keys(scope, visibility, left_out=True)]
+    """The `_id` of chunk 0 of each listing of the scope's groups (Scope.groups) in `order`, of
+    the request's class (the overlap of two tags by date only: it counts their sources still to
+    come, `page`)."""
+    roles = [role for role in scope.groups if role != "overlap" or order is DATE]
+    keys = [key for role in roles for key in _keys(scope, visibility, role)]
     return [_chunk_id(key, 0, order.name) for key in keys]
+
+
+def _union(
+    entries: Iterator[Entry], others: Iterator[Entry], order: Order, descending: bool
+) -> Iterator[Entry]:
+    """Two listings merged in reading order, an entry in both once (it has the same key in
+    both, so the two copies come together)."""
+    last = None
+    for entry in heapq.merge(entries, others, key=order.key, reverse=descending):
+        if entry[1] != last:
+            yield entry
+        last = entry[1]
 
 
 def _less(

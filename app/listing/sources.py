@@ -17,7 +17,7 @@ from app import keyset
 from app.audience import denied_realm_ids
 from app.errors import BadRequest, NotFound
 from app.listing import calendar, hydra, listings
-from app.listing.calendar import TAG_IDS, TAG_SLUGS, Scope, plain_scope
+from app.listing.calendar import Scope, plain_scope
 from app.listing.filters import (
     Boolean,
     Date,
@@ -33,6 +33,7 @@ from app.listing.filters import (
 )
 from app.listing.params import Page, Params, QueryBuilder, boolean, pagination
 from app.listing.properties import requested, sparse
+from app.listing.tag_conditions import TAG_IDS, TAG_SLUGS
 from app.query_plan import order_index
 from app.realms import granted
 from app.request_context import RequestContext
@@ -280,7 +281,11 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
     order = listings.serves(sort)
     site = context.site
     scope = plain_scope(
-        query, site.tag_ids, dated=order is listings.DATE, parents=site.listed_parents
+        query,
+        site.tag_ids,
+        dated=order is listings.DATE,
+        parents=site.listed_parents,
+        pairs=site.tag_pairs,
     )
     listed = scope if order is not None else None
     descending = sort[0][1] < 0

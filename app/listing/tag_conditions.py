@@ -1,0 +1,104 @@
+"""The tag conditions of a collection filter folded into the one shape a plain scope answers
+(app/listing/calendar.py): no tag, one tag, two tags any of or both, or one tag left out.
+
+A filter may name tags several ways, each compiled by app/listing/filters.py into a condition on
+the tag ids or slugs a source stores: `node.nodesTags.tag.tagName=a` (equality), `...[]=a&...[]=b`
+(`$in`: any of), `intersect[...]` (`$all`: every one), `not[...]` (`$nin`: none of) and
+`tagGroup[]=a,b` (a clause `$in`, every group: all of them). Together they are a conjunction of
+clauses over tags, which `fold` simplifies (a clause met by a required tag is dropped, a tag left
+out is taken out of the clauses that name it) and names when what is left is one of the shapes
+above; any other (three tags, any of two and one left out...) stays on the index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+# The stored paths of the tag filters (app/listing/sources.py compiles them).
+TAG_SLUGS = "node.tag_slugs"
+TAG_IDS = "node.tag_ids"
+TAG_PATHS = (TAG_SLUGS, TAG_IDS)
+
+
+@dataclass(frozen=True)
+class Tags:
+    """What a filter asks of tags: `tag` (None: nothing), and with `also` either of them
+    (`both` False) or both (`both` True); `without`: a tag whose sources are left out (alone);
+    `void`: nothing can match (a required tag slug no tag has, a tag both required and left out,
+    a clause whose tags are all unknown or left out)."""
+
+    tag: int | None = None
+    also: int | None = None
+    both: bool = False
+    without: int | None = None
+    void: bool = False
+
+
+_VOID = Tags(void=True)
+
+
+def _ids(path: str, values: list[Any], tag_ids: Mapping[str, int]) -> list[int | None] | None:
+    """The tag ids of a condition's values (None for a slug no tag has); None when a value is
+    not what the path stores (a slug as a string, an id as an integer)."""
+    if path == TAG_IDS:
+        return list(values) if all(type(v) is int for v in values) else None
+    if not all(isinstance(v, str) for v in values):
+        return None
+    return [tag_ids.get(v) for v in values]
+
+
+def fold(conditions: list[tuple[str, Any]], tag_ids: Mapping[str, int]) -> Tags | None:
+    """The tag shape of a conjunction of conditions on TAG_PATHS ((path, condition) pairs), or
+    None when it has no plain shape."""
+    required: set[int] = set()
+    clauses: list[set[int]] = []  # any of each
+    left_out: set[int] = set()
+    for path, condition in conditions:
+        operator, values = "$eq", [condition]
+        if isinstance(condition, dict):
+            if len(condition) != 1 or not isinstance(next(iter(condition.values())), list):
+                return None
+            operator, values = next(iter(condition.items()))
+        ids = _ids(path, values, tag_ids)
+        if ids is None or operator not in ("$eq", "$in", "$all", "$nin"):
+            return None
+        known = {i for i in ids if i is not None}
+        if operator == "$nin":
+            left_out |= known
+        elif operator == "$in":
+            clauses.append(known)
+        elif None in ids or not ids:  # a required slug that no tag has; `$all` of none
+            return _VOID
+        else:
+            required |= known
+    if required & left_out:
+        return _VOID
+    any_of: list[set[int]] = []
+    for clause in clauses:
+        if clause & required:
+            continue
+        clause = clause - left_out
+        if not clause:
+            return _VOID
+        if len(clause) == 1:
+            required |= clause
+        else:
+            any_of.append(clause)
+    return _shape(required, [c for c in any_of if not c & required], left_out)
+
+
+def _shape(required: set[int], any_of: list[set[int]], left_out: set[int]) -> Tags | None:
+    if left_out:
+        alone = not required and not any_of and len(left_out) == 1
+        return Tags(without=min(left_out)) if alone else None
+    if any_of:
+        if required or len(any_of) > 1 or len(any_of[0]) > 2:
+            return None
+        tag, also = sorted(any_of[0])
+        return Tags(tag=tag, also=also)
+    if len(required) > 2:
+        return None
+    tag, *rest = sorted(required) or [None]
+    return Tags(tag=tag, also=rest[0] if rest else None, both=bool(rest))
