@@ -240,9 +240,10 @@ and the `hydra:totalItems` of *plain* collections (no filter but the translation
 the nodes' visibility, the realms denied or hiding blocks, at most one listed parent by equality,
 and tags in one of these shapes: one tag; two tags, both (`intersect[...]`, two `tagGroup[]`: the
 pair's calendars) or any of them (`node.nodesTags.tag.tagName[]`, one `tagGroup[]`: the first
-tag's calendars and the second's less the pair's); one tag left out,
-`not[node.nodesTags.tag.tagName]`, whose calendars' counts are taken away from the scope's), for
-totals, and for archives when their date bounds tell the months (below):
+tag's calendars and the second's less the pair's); one or two tags left out,
+`not[node.nodesTags.tag.tagName]`, whose calendars' counts are taken away from the scope's, and a
+tag with another left out, less the pair's), for totals, and for archives when their date bounds
+tell the months (below):
 `/api/articles/archives`,
 `/api/articles?node.nodesTags.tag.tagName=news&node.visible=1`,
 `/api/articles?node.parent=<blog>&node.nodesTags.tag.tagName=news`,

@@ -1,15 +1,15 @@
 """Plain requests, answered from the materialised calendars and listings, answer as the index
 does: a differential test over random sites and random requests, with fixed seeds.
 
-Each site is the generated site or the demo, with dates moved onto a small pool (ties, dates
-ahead of now, undated sources, dates finer than the millisecond), statuses, visibility, tags and
-positions shuffled, small listing chunks and small listed parents. Each request (a page by
-number, a cursor walk or an archive; a tag, a tag left out, two tags (any of them or both), a
-listed parent, a translation, the nodes' visibility, a span of dates, an order; anonymous, with a
-realm password or an editor in preview) is answered at a few moments of now twice: as served, and
-with every plain path turned off (`listings.serves`, and `plain_scope` in sources and archives),
-which reads the index. A fuzzer of this shape found listings ordered on finer digits than the
-stored dates.
+Each site is the generated site or the demo, with dates moved onto a small pool (ties, dates ahead
+of now, undated sources, dates finer than the millisecond), statuses, visibility, tags and
+positions shuffled, small listing chunks and small listed parents. Each request (a page by number,
+a cursor walk or an archive; a tag, a tag left out, two tags (any of them, both, both left out, one
+but not the other), a listed parent, a translation, the nodes' visibility, a span of dates, an
+order; anonymous, with a realm password or an editor in preview) is answered at a few moments of
+now twice: as served, and with every plain path turned off (`listings.serves`, and `plain_scope` in
+sources and archives), which reads the index. A fuzzer of this shape found listings ordered on
+finer digits than the stored dates.
 """
 
 from __future__ import annotations
@@ -105,7 +105,8 @@ def random_request(rng: random.Random, site: dict[str, Any], parents: list[int])
     slugs = [tag["slug"] for tag in site["tags"]]
     if parents and rng.random() < 0.5:
         params.append(("node.parent", str(rng.choice(parents))))
-    shape = rng.choice(("tag", "tag id", "left out", "none", "any of two", "both", "groups"))
+    shape = rng.choice(("tag", "tag id", "left out", "none", "any of two", "both", "groups",
+                        "two left out", "one but another"))  # fmt: skip
     # two tags: any two, or two that a node carries (both of two random tags is often nothing)
     slug_of = {tag["id"]: tag["slug"] for tag in site["tags"]}
     carried = [n["tags"] for n in site["nodes"] if len(set(n.get("tags") or [])) > 1]
@@ -122,6 +123,11 @@ def random_request(rng: random.Random, site: dict[str, Any], parents: list[int])
             if rng.random() < 0.5
             else [("tagGroup[]", slug) for slug in two]
         )
+    elif shape == "two left out":
+        params += [("not[node.nodesTags.tag.tagName][]", slug) for slug in two]
+    elif shape == "one but another":
+        params += [("node.nodesTags.tag.tagName", two[0]),
+                   ("not[node.nodesTags.tag.tagName]", two[1])]  # fmt: skip
     elif shape == "tag":
         params.append(("node.nodesTags.tag.tagName", rng.choice(slugs)))
     elif shape == "tag id":

@@ -34,6 +34,10 @@ CLAUSES = "$and"
 # The stored path of the publication date filters (`publishedAt[...]`).
 PUBLISHED_AT = "published_at"
 
+# How the sources of each role of a scope's groups (Scope.groups) count in it: those listed,
+# less those counted twice (the pair of two tags any of) and those left out.
+SIGNS = {"own": 1, "also": 1, "overlap": -1, "left_out": -1, "left_also": -1, "left_overlap": 1}
+
 INF = float("inf")
 # A date bound as a mark on the date listing's keys (published_at, _id): `lower < key < upper`.
 # `$gte d` keeps (d, any id), so its mark is (d, -inf); `$gt d` drops them: (d, inf).
@@ -64,9 +68,10 @@ class Scope:
     less those of the pair, and both listings merged) or alone with the first (`both` True: the
     pair's calendars and listings). `void`: nothing matches (a required tag slug that no tag has:
     app/listing/tag_conditions.py; no type: a type condition that no type of the site meets).
-    `without`: a tag whose sources it leaves out (`not[node.nodesTags.tag.tagName]` of one tag;
-    not with a tag or a span: the calendars and listings of the tag are taken away from the
-    scope's). `span`: a range of publication dates, which only the date listing answers (a
+    `without`: a tag whose sources it leaves out (`not[node.nodesTags.tag.tagName]`; not with a
+    span: the calendars and listings of the tag, or with a tag of the pair, are taken away from
+    the scope's), `without_also` a second one (not with a tag; as `also`, the second tag's less
+    the pair's). `span`: a range of publication dates, which only the date listing answers (a
     calendar counts whole months: `total` and `months` take no span)."""
 
     node_types: tuple[str, ...]
@@ -81,31 +86,40 @@ class Scope:
     without: int | None = None
     also: int | None = None
     both: bool = False
+    without_also: int | None = None
 
     @property
     def groups(self) -> dict[str, Group]:
         """The groups of the calendars and listings it reads besides type and translation, by
-        role: `own` (what it lists: its tag's, or the pair's when it asks for both tags), and
-        when it has them `also` (the second tag's, which it lists too), `overlap` (the pair's,
-        counted in both: taken away from `also`'s counts) and `left_out` (the tag's whose sources
-        it leaves out: a subset of `own`)."""
-        if self.also is None or self.tag is None:
-            found = {"own": self._group_of(self.tag)}
-        elif self.both:
-            found = {"own": pair_group(self.tag, self.also)}
-        else:
-            found = {"own": self._group_of(self.tag), "also": self._group_of(self.also),
-                     "overlap": pair_group(self.tag, self.also)}  # fmt: skip
-        if self.without is not None:
-            found["left_out"] = self._group_of(self.without)
+        role (SIGNS): `own` (what it lists: its tag's, or the pair's when it asks for both tags),
+        and when it has them `also` (the second tag's, which it lists too), `overlap` (the
+        pair's, counted in both: taken away from `also`'s counts), `left_out` (what it leaves
+        out: a tag's, or the pair of its tag and the tag left out), `left_also` (a second tag
+        left out) and `left_overlap` (the pair of the two tags left out, taken away from
+        `left_also`'s)."""
+        found: dict[str, Group] = {"own": self._group_of(self.tag)}
+        if self.also is not None and self.tag is not None:
+            if self.both:
+                found = {"own": pair_group(self.tag, self.also)}
+            else:
+                found |= {"also": self._group_of(self.also),
+                          "overlap": pair_group(self.tag, self.also)}  # fmt: skip
+        if self.without is None:
+            return found
+        if self.tag is not None:  # its tag's sources that carry the other
+            return found | {"left_out": pair_group(self.tag, self.without)}
+        found["left_out"] = self._group_of(self.without)
+        if self.without_also is not None:
+            found |= {"left_also": self._group_of(self.without_also),
+                      "left_overlap": pair_group(self.without, self.without_also)}  # fmt: skip
         return found
 
     @property
     def exact_dates(self) -> bool:
         """Whether its calendar's first and last dates are those of its own sources: not when
-        some are taken away (a tag left out, the pair from the second tag's: those of whole
+        some are taken away (what it leaves out, the pair from the second tag's: those of whole
         groups, bounds only: `read`)."""
-        return not {"left_out", "overlap"} & set(self.groups)
+        return set(self.groups) == {"own"}
 
     def _group_of(self, tag: int | None) -> Group:
         """The group of a tag's sources (None: all) within its parent, if it names one."""
@@ -216,8 +230,9 @@ def plain_scope(
         PARENT in query and (type(parent) is not int or parent not in parents)
     ):
         return None
-    if tags.also is not None and (not pairs or parent is not None):
-        return None
+    if (tags.also, tags.without_also) != (None, None) or None not in (tags.tag, tags.without):
+        if not pairs or parent is not None:  # a pair of tags: listed for the whole site only
+            return None
     if tags.without is not None and span is not None:
         return None
     locales, node_types = _locales(rest["locale"]), _types(rest.get("type"))
@@ -231,6 +246,7 @@ def plain_scope(
         node_types, locales, frozenset(realms["$nin"]), tag=tags.tag,
         void=tags.void or not node_types, span=span, visible=visible, parent=parent,
         hiding=hiding, without=tags.without, also=tags.also, both=tags.both,
+        without_also=tags.without_also,
     )  # fmt: skip
 
 
@@ -239,9 +255,10 @@ def read(generation: Generation, scope: Scope, visibility: Visibility) -> dict[s
     (months newest first; types and translations are disjoint); an empty one when no source is in
     it. The calendars of its other groups (Scope.groups) come in the same read: a second tag's
     less the pair's (the sources of both, counted with the first tag's) is merged with the
-    first's, and a tag left out is taken away, group by group. The totals are exact, but such a
-    group's first and last dates are those of the whole group (bounds: `months` tells a month
-    from them when it can)."""
+    first's, and what it leaves out (one tag's, two as those listed, or the pair of its tag and
+    the tag left out) is taken away, group by group. The totals are exact, but such a group's
+    first and last dates are those of the whole group (bounds: `months` tells a month from them
+    when it can)."""
     if scope.void:
         return _merged([])
     groups = scope.groups
@@ -262,14 +279,46 @@ def read(generation: Generation, scope: Scope, visibility: Visibility) -> dict[s
 def _combined(of: dict[str, dict[str, Any] | None]) -> dict[str, Any] | None:
     """The calendar of one type and translation from those of a scope's groups by role
     (Scope.groups; None: no source); None when it has no source."""
-    parts = [of["own"]] if of["own"] is not None else []
-    if of.get("also") is not None:  # less the sources of both, counted in `own`
-        parts.append(_without(of["also"], of["overlap"] or _merged([])))
-    if not parts:
-        return None
-    if "left_out" in of:  # less its own type's and translation's tag's
-        return _without(_merged(parts), of["left_out"] or _merged([]))
-    return _merged(parts)
+    listed = _union(of["own"], of.get("also"), of.get("overlap"))
+    if listed is None or "left_out" not in of:
+        return listed
+    # less its own type's and translation's sources left out (a subset of those listed)
+    taken = _union(of["left_out"], of.get("left_also"), of.get("left_overlap"))
+    return _without(_summed(listed), _summed(taken or _merged([])))
+
+
+def _union(
+    first: dict[str, Any] | None, second: dict[str, Any] | None, both: dict[str, Any] | None
+) -> dict[str, Any] | None:
+    """The calendar of the sources of either of two groups: the first's and the second's less
+    those of both (counted in the first's); None when neither has a source."""
+    parts = [first] if first is not None else []
+    if second is not None:
+        parts.append(_without(second, both or _merged([])))
+    return _merged(parts) if parts else None
+
+
+def _summed(calendar: dict[str, Any]) -> dict[str, Any]:
+    """A calendar with one group per key and month (merged calendars may have several: their
+    counts added, their first and last dates the outermost), as `_without` takes them."""
+
+    def summed(groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        found: dict[tuple[tuple[int, ...], bool, bool], dict[str, Any]] = {}
+        for group in groups:
+            key = _group_key(group)
+            if key not in found:
+                found[key] = group
+                continue
+            same = found[key] = {**found[key], "count": found[key]["count"] + group["count"]}
+            if "first" in group:
+                same["first"] = min(same["first"], group["first"])
+                same["last"] = max(same["last"], group["last"])
+        return list(found.values())
+
+    return {
+        "months": [{**month, "groups": summed(month["groups"])} for month in calendar["months"]],
+        "undated": summed(calendar["undated"]),
+    }
 
 
 def _merged(found: list[dict[str, Any]]) -> dict[str, Any]:

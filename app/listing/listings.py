@@ -103,13 +103,13 @@ def page(
         heads = [chunks.get(_chunk_id(key, 0, DATE.name)) for key in keys]
         return _scheduled(heads, scope, visibility)
 
-    def scheduled() -> int:  # plus a second tag's, less the pair's and those of a tag left out
+    def scheduled() -> int:  # plus a second tag's, less the pair's and those left out...
         counted = 0
         for role in scope.groups:
             found = scheduled_in(_keys(scope, visibility, role))
             if found is None:
                 return count_scheduled()
-            counted += -found if role in TAKEN_AWAY else found
+            counted += calendar.SIGNS[role] * found
         return counted
 
     if scope.span is not None:
@@ -232,10 +232,10 @@ def _kept(
     (its `starts` name the chunk where `start` lies); the first chunk to read of each listing is
     read with the others' in one read (reading backwards: the last chunks)."""
     keys, alsos = _keys(scope, visibility), _keys(scope, visibility, "also")
-    lefts = _keys(scope, visibility, "left_out")
+    lefts, left_alsos = _keys(scope, visibility, "left_out"), _keys(scope, visibility, "left_also")
     orders = {
         key: _numbers(chunks.get(_chunk_id(key, 0, order.name)), order, descending, start, stop)
-        for key in [*keys, *alsos, *lefts]
+        for key in [*keys, *alsos, *lefts, *left_alsos]
     }
     first = [_chunk_id(key, numbers[0], order.name) for key, numbers in orders.items() if numbers]
     missing = [key for key in first if key not in chunks]
@@ -246,16 +246,21 @@ def _kept(
     def read(key: Key) -> Iterator[Entry]:
         return _entries(generation, chunks, key, orders[key], order.name, forward)
 
-    streams = [read(key) for key in keys]
-    if alsos:  # each listing with the second tag's of the same type and translation
-        streams = [
-            _union(stream, read(also), order, descending)
-            for stream, also in zip(streams, alsos, strict=True)
+    def listed(firsts: list[Key], seconds: list[Key]) -> list[Iterator[Entry]]:
+        """Each listing, with the second tag's of the same type and translation if any."""
+        streams = [read(key) for key in firsts]
+        if not seconds:
+            return streams
+        return [
+            _union(stream, read(second), order, descending)
+            for stream, second in zip(streams, seconds, strict=True)
         ]
-    if lefts:  # each listing less its entries in the listing of the tag left out
+
+    streams = listed(keys, alsos)
+    if lefts:  # each listing less its entries in the listings of what it leaves out
         streams = [
-            _less(stream, read(left), order, descending)
-            for stream, left in zip(streams, lefts, strict=True)
+            _less(stream, taken, order, descending)
+            for stream, taken in zip(streams, listed(lefts, left_alsos), strict=True)
         ]
     merged: Iterator[Entry] = heapq.merge(*streams, key=order.key, reverse=descending)
     if descending:
@@ -276,8 +281,6 @@ def _kept(
 
 # (type or ALL_TYPES, translation, group, preview class): one listing
 Key = tuple[str, str, Group, bool]
-# The roles of a scope's groups (Scope.groups) whose sources are counted less.
-TAKEN_AWAY = frozenset({"overlap", "left_out"})
 
 
 def _keys(scope: Scope, visibility: Visibility, role: str = "own") -> list[Key]:
@@ -301,9 +304,9 @@ def _chunk_id(key: Key, number: int, order: str) -> str:
 
 def _heads(scope: Scope, visibility: Visibility, order: Order) -> list[str]:
     """The `_id` of chunk 0 of each listing of the scope's groups (Scope.groups) in `order`, of
-    the request's class (the overlap of two tags by date only: it counts their sources still to
-    come, `page`)."""
-    roles = [role for role in scope.groups if role != "overlap" or order is DATE]
+    the request's class (the overlaps of two tags by date only: they count their sources still
+    to come, `page`)."""
+    roles = [role for role in scope.groups if "overlap" not in role or order is DATE]
     keys = [key for role in roles for key in _keys(scope, visibility, role)]
     return [_chunk_id(key, 0, order.name) for key in keys]
 

@@ -1,5 +1,6 @@
 """The tag conditions of a collection filter folded into the one shape a plain scope answers
-(app/listing/calendar.py): no tag, one tag, two tags any of or both, or one tag left out.
+(app/listing/calendar.py): no tag, one tag, two tags any of or both, one or two tags left out, or
+one tag and another left out.
 
 A filter may name tags several ways, each compiled by app/listing/filters.py into a condition on
 the tag ids or slugs a source stores: `node.nodesTags.tag.tagName=a` (equality), `...[]=a&...[]=b`
@@ -25,14 +26,16 @@ TAG_PATHS = (TAG_SLUGS, TAG_IDS)
 @dataclass(frozen=True)
 class Tags:
     """What a filter asks of tags: `tag` (None: nothing), and with `also` either of them
-    (`both` False) or both (`both` True); `without`: a tag whose sources are left out (alone);
-    `void`: nothing can match (a required tag slug no tag has, a tag both required and left out,
-    a clause whose tags are all unknown or left out)."""
+    (`both` False) or both (`both` True); `without`: a tag whose sources are left out (with
+    `without_also`, a second one; with `tag`, not with `also`, alone); `void`: nothing can match
+    (a required tag slug no tag has, a tag both required and left out, a clause whose tags are
+    all unknown or left out)."""
 
     tag: int | None = None
     also: int | None = None
     both: bool = False
     without: int | None = None
+    without_also: int | None = None
     void: bool = False
 
 
@@ -90,15 +93,18 @@ def fold(conditions: list[tuple[str, Any]], tag_ids: Mapping[str, int]) -> Tags 
 
 
 def _shape(required: set[int], any_of: list[set[int]], left_out: set[int]) -> Tags | None:
-    if left_out:
-        alone = not required and not any_of and len(left_out) == 1
-        return Tags(without=min(left_out)) if alone else None
+    """The plain shapes: any of two tags alone; up to two tags required, or up to two left out,
+    or one of each (what the calendars and listings of tags and pairs of tags count exactly)."""
     if any_of:
-        if required or len(any_of) > 1 or len(any_of[0]) > 2:
+        if required or left_out or len(any_of) > 1 or len(any_of[0]) > 2:
             return None
         tag, also = sorted(any_of[0])
         return Tags(tag=tag, also=also)
-    if len(required) > 2:
+    if len(required) + len(left_out) > 2:
         return None
-    tag, *rest = sorted(required) or [None]
-    return Tags(tag=tag, also=rest[0] if rest else None, both=bool(rest))
+    tags, gone = sorted(required), sorted(left_out)
+    return Tags(
+        tag=tags[0] if tags else None, also=tags[1] if len(tags) > 1 else None,
+        both=len(tags) > 1, without=gone[0] if gone else None,
+        without_also=gone[1] if len(gone) > 1 else None,
+    )  # fmt: skip
