@@ -739,7 +739,11 @@ def test_a_span_is_plain_only_for_the_date_order_and_bounds_on_dates():
     ("node_type", "tag"),
     [("Article", None), (ALL_TYPES, None), ("Article", ("node.tag_slugs", "news")),
      ("Article", ("node.tag_slugs", {"$in": ["news", "featured"]})),
-     (ALL_TYPES, ("node.tag_slugs", {"$in": ["culture", "events"]}))],
+     (ALL_TYPES, ("node.tag_slugs", {"$in": ["culture", "events"]})),
+     # what is left out: a tag, two, a tag with another (the groups' dates are bounds)
+     ("Article", ("node.tag_slugs", {"$nin": ["news"]})),
+     (ALL_TYPES, ("node.tag_ids", {"$nin": [1, 4]})),
+     ("Article", {"node.tag_ids": 1, "node.tag_slugs": {"$nin": ["featured"]}})],
 )  # fmt: skip
 def test_a_span_page_and_total_are_the_index_ones_at_every_bound(
     small_chunks, tier, node_type, tag

@@ -64,15 +64,16 @@ class Scope:
     calendars and listings merged), translations, realms denied to it, realms whose blocks are
     hidden from it (`hiding`: a hide_blocks realm not granted), a tag and a listed parent (None:
     any) and the nodes' visibility (None: either). `also`: a second tag (not with a parent), whose
-    sources it lists too (`both` False: the sources of either tag, the calendars of the second
-    less those of the pair, and both listings merged) or alone with the first (`both` True: the
-    pair's calendars and listings). `void`: nothing matches (a required tag slug that no tag has:
+    sources it lists too (`both` False: the sources of either tag, the calendars of the second less
+    those of the pair, and both listings merged) or alone with the first (`both` True: the pair's
+    calendars and listings). `void`: nothing matches (a required tag slug that no tag has:
     app/listing/tag_conditions.py; no type: a type condition that no type of the site meets).
-    `without`: a tag whose sources it leaves out (`not[node.nodesTags.tag.tagName]`; not with a
-    span: the calendars and listings of the tag, or with a tag of the pair, are taken away from
-    the scope's), `without_also` a second one (not with a tag; as `also`, the second tag's less
-    the pair's). `span`: a range of publication dates, which only the date listing answers (a
-    calendar counts whole months: `total` and `months` take no span)."""
+    `without`: a tag whose sources it leaves out (`not[node.nodesTags.tag.tagName]`: the calendars
+    and listings of the tag, or with a tag of the pair, are taken away from the scope's; in a span,
+    the span's edge months are counted from the entries left), `without_also` a second one (not with
+    a tag; as `also`, the second tag's less the pair's). `span`: a range of publication dates, which
+    only the date listing answers (a calendar counts whole months: `total` and `months` take no
+    span)."""
 
     node_types: tuple[str, ...]
     locales: tuple[str, ...]
@@ -233,8 +234,6 @@ def plain_scope(
     if (tags.also, tags.without_also) != (None, None) or None not in (tags.tag, tags.without):
         if not pairs or parent is not None:  # a pair of tags: listed for the whole site only
             return None
-    if tags.without is not None and span is not None:
-        return None
     locales, node_types = _locales(rest["locale"]), _types(rest.get("type"))
     realms = rest.get("node.realm_ids", {"$nin": []})
     visible = rest.get(VISIBLE)
