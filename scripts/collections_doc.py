@@ -267,18 +267,18 @@ in three orders: `date`, newest first (`published_at` then `_id`, descending: th
 order), `id`, the default order of collections (`_id` ascending: the order of the `type_id` and
 `status_id` indexes), and `position` (`node.position` then `_id`, ascending: the `position` index
 order). Each is cut in chunks of {LISTING_CHUNK} entries held as parallel arrays, `ids`,
-`published_at` and, by position, `positions`, with the realms of the entries that have some
-(`realms`: `{{at: <position in the chunk>, ids: [...], block: <not reachable>}}`, documents, as
-FerretDB stores no arrays of arrays; a `hide_blocks` realm hides blocks) and the positions of the
-entries whose node is not visible (`hidden`: `node.visible`). `_id` is `<type>|<locale>|<tag id or
-->|<chunk number>` in date order and `<type>|<locale>|<tag id or ->|<order>|<chunk number>` in the
-`id` and `position` orders (a pair's: `tags=<tag id>+<tag id>` in place of the tag; a listed
-parent's: `parent=<node id>`, `parent=<node id>,tag=<tag id>` with a tag); chunk 0 also holds the
-number of chunks (`chunks`) and the first entry of every chunk (`starts`: `published_at`, `ids` and,
-by position, `positions`, where a keyset cursor page begins), and exists for every scope that has a
-source, even when none is listed. A page by number of a plain collection ordered by `publishedAt` or
-`node.position` alone or in the default order, in preview or not
-(`/api/articles?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&page=2`,
+`published_at` and, by position and by date (a second order key), `positions`, with the realms of
+the entries that have some (`realms`: `{{at: <position in the chunk>, ids: [...], block: <not
+reachable>}}`, documents, as FerretDB stores no arrays of arrays; a `hide_blocks` realm hides
+blocks) and the positions of the entries whose node is not visible (`hidden`: `node.visible`). `_id`
+is `<type>|<locale>|<tag id or ->|<chunk number>` in date order and `<type>|<locale>|<tag id or
+->|<order>|<chunk number>` in the `id` and `position` orders (a pair's: `tags=<tag id>+<tag id>` in
+place of the tag; a listed parent's: `parent=<node id>`, `parent=<node id>,tag=<tag id>` with a
+tag); chunk 0 also holds the number of chunks (`chunks`) and the first entry of every chunk
+(`starts`: `published_at`, `ids` and, by position, `positions`, where a keyset cursor page begins),
+and exists for every scope that has a source, even when none is listed. A page by number of a plain
+collection ordered by `publishedAt` or `node.position` alone or in the default order, in preview or
+not (`/api/articles?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&page=2`,
 `/api/articles?page=3`), reads chunk 0 of the listing of each of its types and translations in one
 read by `_id` (in the other orders, with the date chunks 0 when its calendars show sources still to
 come: they count them; an ascending date order then reads the last chunks), keeps the entries out by

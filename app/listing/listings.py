@@ -22,7 +22,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from app.listing import calendar
@@ -41,11 +41,14 @@ Entry = tuple[Any, int, list[int], int | None, bool, bool]
 class Order:
     """A listing order: its name in chunk ids (app.query_plan.LISTING_ORDERS says whether its
     chunks are stored descending), what its entries are ordered by (`key`), and the same key of
-    a keyset cursor's (sort value, `_id`) (`mark`, app/keyset.py)."""
+    a keyset cursor's (sort value, `_id`) (`mark`, app/keyset.py). `then`: by date, the
+    direction (1, -1) of a second order key, the node's position, which orders the sources of
+    one date (then `_id` in the same direction), instead of `_id` in the date's direction."""
 
     name: str
     key: Callable[[Entry], Any]
     mark: Callable[[tuple[Any, int]], Any]
+    then: int | None = None
 
     @property
     def stored_descending(self) -> bool:
@@ -66,12 +69,16 @@ BY_FIELD = {"published_at": DATE, "node.position": POSITION}
 
 def serves(sort: list[tuple[str, int]]) -> Order | None:
     """The listing order that answers a plain request in `sort` order (the order keys, then
-    `_id`): `publishedAt` or `node.position` alone (either direction), or the default order
-    (`_id` ascending); None for any other."""
+    `_id`): `publishedAt` or `node.position` alone (either direction), `publishedAt` then
+    `node.position` (the date listing, the sources of one date sorted by position: `then`), or
+    the default order (`_id` ascending); None for any other."""
     if sort == [("_id", 1)]:
         return DEFAULT
     if len(sort) == 2 and sort[0][0] in BY_FIELD and sort[1] == ("_id", sort[0][1]):
         return BY_FIELD[sort[0][0]]
+    if [key for key, _ in sort] == ["published_at", "node.position", "_id"]:
+        if sort[1][1] == sort[2][1]:
+            return replace(DATE, then=sort[1][1])
     return None
 
 
@@ -96,7 +103,7 @@ def page(
     heads = _heads(scope, visibility, order)
     dated = _heads(scope, visibility, DATE)
     to_come = scope.span is None and calendar.to_come(found, scope, visibility)
-    wanted = [*heads, *(dated if to_come and order is not DATE else [])]
+    wanted = [*heads, *(dated if to_come and order.name != DATE.name else [])]
     chunks = generation.listing_chunks(wanted)
 
     def scheduled_in(keys: list[Key]) -> int | None:
@@ -164,7 +171,7 @@ def _window(
     lower, upper = (scope.span.lower, scope.span.upper) if scope.span else (None, None)
     if scope.span is not None:
         lower = max(lower or (UNDATED, INF), (UNDATED, INF))
-    if order is DATE and not visibility.preview:
+    if order.name == DATE.name and not visibility.preview:
         upper = _least(upper, (visibility.now, INF))
     if after is not None:
         mark = order.mark(after)
@@ -274,9 +281,18 @@ def _kept(
         if stop is not None:
             merged = itertools.takewhile(lambda e: order.key(e) < stop, merged)
     preview = visibility.preview
-    return (
+    kept = (
         e for e in merged if (preview or e[0] <= visibility.now) and scope.admits(e[2], e[4], e[5])
     )
+    return kept if order.then is None else _by_position_within_dates(kept, order.then)
+
+
+def _by_position_within_dates(entries: Iterator[Entry], direction: int) -> Iterator[Entry]:
+    """Entries in date order with the sources of each date (contiguous) sorted by node position
+    then `_id` in `direction`, as a sort on (published_at, node.position, _id) does: a run of
+    one date is read whole before it is given (runs are short: sources rarely share a date)."""
+    for _, run in itertools.groupby(entries, key=lambda e: e[0]):
+        yield from sorted(run, key=lambda e: (e[3], e[1]), reverse=direction < 0)
 
 
 # (type or ALL_TYPES, translation, group, preview class): one listing
@@ -306,7 +322,7 @@ def _heads(scope: Scope, visibility: Visibility, order: Order) -> list[str]:
     """The `_id` of chunk 0 of each listing of the scope's groups (Scope.groups) in `order`, of
     the request's class (the overlaps of two tags by date only: they count their sources still
     to come, `page`)."""
-    roles = [role for role in scope.groups if "overlap" not in role or order is DATE]
+    roles = [role for role in scope.groups if "overlap" not in role or order.name == DATE.name]
     keys = [key for role in roles for key in _keys(scope, visibility, role)]
     return [_chunk_id(key, 0, order.name) for key in keys]
 

@@ -283,7 +283,7 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
     scope = plain_scope(
         query,
         site.tag_ids,
-        dated=order is listings.DATE,
+        dated=order is not None and order.name == listings.DATE.name,
         parents=site.listed_parents,
         pairs=site.tag_pairs,
     )
