@@ -225,12 +225,12 @@ def calendar_id(node_type: str, locale: str, *, preview: bool, group: Group = No
 
 
 # Materialised listings (`listings`, written by app/fixture/listings.py): per (node type or
-# ALL_TYPES, translation, group: none, a tag or a listed parent) and visibility class (`public`:
-# the published dated sources; `preview`: draft, pending and published, dated or not), the sources
-# in three orders: `date`, newest first (published_at desc, _id desc: the `feed` index order),
-# `id` (_id asc: the default order of collections) and `position` (node.position asc, _id asc:
-# the `position` index order), LISTING_CHUNK entries per document, read by `_id` (collection
-# pages, app/listing/listings.py).
+# ALL_TYPES, translation, group: none, a tag, a pair of tags or a listed parent) and visibility
+# class (`public`: the published dated sources; `preview`: draft, pending and published, dated or
+# not), the sources in three orders: `date`, newest first (published_at desc, _id desc: the `feed`
+# index order), `id` (_id asc: the default order of collections) and `position` (node.position asc,
+# _id asc: the `position` index order), LISTING_CHUNK entries per document, read by `_id`
+# (collection pages, app/listing/listings.py).
 LISTING_CHUNK = 500
 # Each listing order, and whether it is stored descending.
 LISTING_ORDERS = {"date": True, "id": False, "position": False}

@@ -295,9 +295,9 @@ class Generation:
         *,
         groups: list[Group],
     ) -> dict[tuple[str, str, Group], dict[str, Any]]:
-        """The materialised calendars of some types (or ALL_TYPES) and groups (none, a tag, a
-        listed parent...), in some translations for the request's visibility class, by (type,
-        translation, group), in one read; a scope without sources has none."""
+        """The materialised calendars of some types (or ALL_TYPES) and groups (none, a tag, a pair
+        of tags, a listed parent...), in some translations for the request's visibility class, by
+        (type, translation, group), in one read; a scope without sources has none."""
         keys = {
             calendar_id(node_type, locale, preview=visibility.preview, group=group): (
                 node_type, locale, group

@@ -267,6 +267,19 @@ def test_a_filtered_request_is_not_plain(query):
             {"node.tag_ids": {"$in": [1, 2]}, "$and": [{"node.tag_ids": {"$nin": [1, 2]}}]},
             {"void": True},
         ),
+        # a clause repeated, or holding another, is met whenever the other is
+        (
+            {"$and": [{"node.tag_ids": {"$in": [1, 5]}}, {"node.tag_ids": {"$in": [5, 1]}}]},
+            {"tag": 1, "also": 5},
+        ),
+        (
+            {"node.tag_ids": {"$in": [1, 5]}, "$and": [{"node.tag_ids": {"$in": [1, 2, 5]}}]},
+            {"tag": 1, "also": 5},
+        ),
+        (
+            {"$and": [{"node.tag_ids": {"$in": [1, 2, 5]}}, {"node.tag_ids": {"$in": [2, 1]}}]},
+            {"tag": 1, "also": 2},
+        ),
         # two tags left out; a tag and another left out (a group left with one tag)
         ({"node.tag_slugs": {"$nin": ["news", "jazz"]}}, {"without": 1, "without_also": 5}),
         ({"node.tag_slugs": {"$nin": ["news"]}, "node.tag_ids": 2}, {"tag": 2, "without": 1}),

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from app.listing.tag_conditions import TAG_IDS, TAG_PATHS, TAG_SLUGS, fold
@@ -89,7 +90,7 @@ class Scope:
     both: bool = False
     without_also: int | None = None
 
-    @property
+    @cached_property
     def groups(self) -> dict[str, Group]:
         """The groups of the calendars and listings it reads besides type and translation, by
         role (SIGNS): `own` (what it lists: its tag's, or the pair's when it asks for both tags),

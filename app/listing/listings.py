@@ -107,16 +107,16 @@ def page(
     chunks = generation.listing_chunks(wanted)
 
     def scheduled_in(keys: list[Key]) -> int | None:
-        heads = [chunks.get(_chunk_id(key, 0, DATE.name)) for key in keys]
-        return _scheduled(heads, scope, visibility)
+        firsts = [chunks.get(_chunk_id(key, 0, DATE.name)) for key in keys]
+        return _scheduled(firsts, scope, visibility)
 
     def scheduled() -> int:  # plus a second tag's, less the pair's and those left out...
         counted = 0
         for role in scope.groups:
-            found = scheduled_in(_keys(scope, visibility, role))
-            if found is None:
+            in_role = scheduled_in(_keys(scope, visibility, role))
+            if in_role is None:
                 return count_scheduled()
-            counted += calendar.SIGNS[role] * found
+            counted += calendar.SIGNS[role] * in_role
         return counted
 
     if scope.span is not None:

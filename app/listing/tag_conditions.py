@@ -7,8 +7,10 @@ the tag ids or slugs a source stores: `node.nodesTags.tag.tagName=a` (equality),
 (`$in`: any of), `intersect[...]` (`$all`: every one), `not[...]` (`$nin`: none of) and
 `tagGroup[]=a,b` (a clause `$in`, every group: all of them). Together they are a conjunction of
 clauses over tags, which `fold` simplifies (a clause met by a required tag is dropped, a tag left
-out is taken out of the clauses that name it) and names when what is left is one of the shapes
-above; any other (three tags, any of two and one left out...) stays on the index.
+out is taken out of the clauses that name it, a clause holding another or repeated is dropped) and
+names when what is left is one of the shapes above (by tag id or slug alike: `not[...]` is offered
+by slug only, but a condition left out on the ids reads the same); any other (three tags, any of
+two and one left out...) stays on the index.
 """
 
 from __future__ import annotations
@@ -89,7 +91,11 @@ def fold(conditions: list[tuple[str, Any]], tag_ids: Mapping[str, int]) -> Tags 
             required |= clause
         else:
             any_of.append(clause)
-    return _shape(required, [c for c in any_of if not c & required], left_out)
+    any_of = [c for c in any_of if not c & required]
+    # a clause holding another is met whenever that one is (`tagGroup[]=a,b&tagGroup[]=a,b,c`)
+    least = [c for n, c in enumerate(any_of) if not any(o < c or (o == c and m < n)
+                                                      for m, o in enumerate(any_of))]  # fmt: skip
+    return _shape(required, least, left_out)
 
 
 def _shape(required: set[int], any_of: list[set[int]], left_out: set[int]) -> Tags | None:
