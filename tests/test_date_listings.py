@@ -110,6 +110,18 @@ def sample(cases: list, tier: str, step: int = 6) -> list:
     return cases if tier == "mongomock" else cases[::step]
 
 
+# rows of the page comparison run on the mongomock tier only (two tags: the first such row runs on
+# FerretDB, whose reads these repeat)
+SECOND_TAG_ROWS = [
+    ("node.tag_ids", {"$in": [3, 2]}),
+    ("node.tag_slugs", {"$in": ["jazz", "market"]}),
+    ("node.tag_slugs", {"$all": ["news", "featured"]}),
+    ("node.tag_ids", {"$all": [2, 3]}),
+    ("node.tag_slugs", {"$nin": ["news", "featured"]}),
+    ("node.tag_ids", {"$nin": [2, 3]}),
+    {"node.tag_slugs": "news", "node.tag_ids": {"$nin": [4]}},
+]
+
 # (listing order, descending): by date and by position in both directions, and the default order
 # (`_id` ascending)
 ORDERS = [
@@ -212,6 +224,9 @@ def test_a_listing_page_is_the_index_page_at_every_moment(
         # the same reads as the cases above (chunks by `_id`), the index side reading every
         # source of every type at each moment on FerretDB; the HTTP comparison below runs them
         pytest.skip("the hide_blocks clause and a tag across types: mongomock tier")
+    if tier != "mongomock" and tag in SECOND_TAG_ROWS:
+        # the reads of two tags (chunks by `_id`, of pairs too) are those of the first such row
+        pytest.skip("two tags beyond the first row: mongomock tier")
     _, _, generation = small_chunks
     pages = [Page(1, 3), Page(3, 2)]
     listed = 0
@@ -1080,7 +1095,7 @@ def test_a_site_of_more_pairs_of_tags_than_the_limit_lists_none(make_app, monkey
         {"node.tag_slugs": "news", "node.tag_ids": {"$nin": [4]}},
     ],
 )
-def test_sources_to_come_are_counted_from_the_first_chunks_of_every_group(make_app, tags):
+def test_sources_to_come_are_counted_from_the_first_chunks_of_every_group(make_app, tier, tags):
     """With chunks of LISTING_CHUNK entries, the first date chunks of a scope's groups hold
     every source still to come: the total counts them there, each group with its sign
     (calendar.SIGNS: a second tag's plus, the pair's less, what is left out less, the pair of two
@@ -1091,7 +1106,7 @@ def test_sources_to_come_are_counted_from_the_first_chunks_of_every_group(make_a
         store = get_store()
         generation = store.generation(store.live()["version"])
         to_come = 0
-        for number, now in enumerate(moments(listing_site())):
+        for number, now in enumerate(sample(moments(listing_site()), tier, step=3)):
             visibility = Visibility(now=now, preview=number % 4 == 3)
             query = plain_query(ALL_TYPES, {"$in": ["en", "fr"]}, tags, [DENY][: number % 2])
             scope = calendar.plain_scope(query, TAG_IDS, dated=True, pairs=True)
@@ -1104,7 +1119,7 @@ def test_sources_to_come_are_counted_from_the_first_chunks_of_every_group(make_a
                 )  # fmt: skip
                 _, expected = by_index(generation, query, visibility, Page(1, 1), order, True)
                 assert got[1] == expected, (tags, now, visibility.preview, order.name)
-        assert to_come > 5  # moments with sources still to come in the scope
+        assert to_come > (5 if tier == "mongomock" else 1)  # moments with sources to come
 
 
 @pytest.mark.parametrize(
