@@ -911,7 +911,7 @@ def test_the_parents_of_many_children_are_listed_and_only_they_are_plain(small_c
         {"node.parent": str(BLOG)},
         {"node.parent": BLOG, "node.tag_ids": {"$in": [1, 4]}},  # two tags: the index (no pair
         # of a parent is listed)
-        {"node.parent": BLOG, "node.home": False},
+        {"node.parent": BLOG, "node.home": True},  # the home by its node id (build_query)
     ):
         assert scope({**base, **other}, TAG_IDS, parents=parents, pairs=True) is None, other
 

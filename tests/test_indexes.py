@@ -43,7 +43,9 @@ COLLECTION_QUERIES = [
     # materialised listings and tag calendars (the bench's collection page)
     "?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&itemsPerPage=3&page=2",
     "?order[node.position]=desc&_locale=fr",
-    "?order[node.position]=desc&node.home=false",  # a filter: the `position` index
+    "?order[node.position]=desc&title=e",  # a filter: the `position` index
+    # the home left out: its sources found in the date listing (reads by `_id`)
+    "?node.home=false&order[publishedAt]=desc&itemsPerPage=2&page=2",
     "?order[publishedAt]=desc&title=e",  # a filter: `feed`, or `status_published` across types
     "?order[publishedAt]=DESC&publishedAt[archive]=2024&node.parent=17&title=a",
     "?node.parent=/api/nodes/17",  # a parent's children: the `parent_*` indexes

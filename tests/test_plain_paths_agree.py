@@ -5,9 +5,10 @@ Each site is the generated site or the demo, with dates moved onto a small pool 
 of now, undated sources, dates finer than the millisecond), statuses, visibility, tags and
 positions shuffled, small listing chunks and small listed parents. Each request (a page by number,
 a cursor walk or an archive; a tag, a tag left out, two tags (any of them, both, both left out, one
-but not the other), a listed parent, a translation, the nodes' visibility, a span of dates, an
-order; anonymous, with a realm password or an editor in preview) is answered at a few moments of
-now twice: as served, and with every plain path turned off (`listings.serves`, and `plain_scope` in
+but not the other), a listed parent, a translation, the nodes' visibility, the home node left
+out, a span of dates, an order; anonymous, with a realm password or an editor in preview) is
+answered at a few moments of
+now twice: as served, and with every plain path turned off (`listings.serves`, and `site_scope` in
 sources and archives), which reads the index. A fuzzer of this shape found listings ordered on
 finer digits than the stored dates.
 """
@@ -138,6 +139,8 @@ def random_request(rng: random.Random, site: dict[str, Any], parents: list[int])
         params.append(("_locale", rng.choice(("en", "fr"))))
     if rng.random() < 0.2:
         params.append(("node.visible", rng.choice(("true", "false"))))
+    if rng.random() < 0.25:
+        params.append(("node.home", "false"))
     order = None if kind == "archive" else rng.choice((None, "publishedAt", "node.position"))
     if order is not None:
         params.append((f"order[{order}]", rng.choice(("asc", "desc"))))
@@ -171,20 +174,20 @@ def answer(client, url: str, headers: dict[str, str], kind: str) -> list[Any]:
 
 def on_the_index(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(listings, "serves", lambda sort: None)
-    monkeypatch.setattr(sources, "plain_scope", lambda *args, **kwargs: None)
-    monkeypatch.setattr(archives, "plain_scope", lambda *args, **kwargs: None)
+    monkeypatch.setattr(sources, "site_scope", lambda *args, **kwargs: None)
+    monkeypatch.setattr(archives, "site_scope", lambda *args, **kwargs: None)
 
 
 def counting_plain(monkeypatch: pytest.MonkeyPatch, plain: list[Any]) -> None:
     """Record the plain scopes (None: not plain) of the served answers."""
     for module in (sources, archives):
 
-        def counted(*args, _found=module.plain_scope, **kwargs):
+        def counted(*args, _found=module.site_scope, **kwargs):
             scope = _found(*args, **kwargs)
             plain.append(scope)
             return scope
 
-        monkeypatch.setattr(module, "plain_scope", counted)
+        monkeypatch.setattr(module, "site_scope", counted)
 
 
 def test_plain_requests_answer_as_the_index(random_site, tier):

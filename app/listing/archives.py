@@ -13,8 +13,8 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 from app.errors import NotFound
-from app.listing import calendar, hydra
-from app.listing.calendar import plain_scope
+from app.listing import hydra, listings
+from app.listing.calendar import site_scope
 from app.listing.params import Params
 from app.listing.sources import ACCEPTED, VARIABLES, build_query, route
 from app.naming import collection_iri
@@ -42,15 +42,12 @@ def _month_start(month: str) -> str:
 
 def _months(context: RequestContext, query: dict[str, Any], index: str) -> list[str]:
     """`YYYY-MM` of the months having a matching source, newest first: from the calendar for a
-    plain request (one lookup), else, or when the calendar cannot tell (a tag left out,
-    `calendar.months`), from the dates of every match along `index`."""
+    plain request (one lookup, app.listing.listings.months), else from the dates of every match
+    along `index`."""
     generation, visibility = context.site.generation, context.visibility
-    site = context.site
-    scope = plain_scope(query, site.tag_ids, parents=site.listed_parents, pairs=site.tag_pairs)
+    scope = site_scope(query, context.site)
     if scope is not None:
-        found = calendar.months(calendar.read(generation, scope, visibility), scope, visibility)
-        if found is not None:
-            return found
+        return listings.months(generation, scope, visibility)
     dates = generation.publication_dates(query, visibility, index=index)
     return list(dict.fromkeys(_month(moment) for moment in dates))
 

@@ -8,7 +8,8 @@ from it (the hide_blocks clause: `hide_blocks_clause`), the nodes' visibility (`
 tags in one of the shapes app/listing/tag_conditions.py folds them into (one tag; two tags, any
 of them or both, when the site lists pairs of tags; one tag left out: its sources are taken
 away, which gives totals and pages, and the months of an archive when the dates tell them:
-`months`) and at most one parent by
+`months`), the sources left out by id (`node.home=false`: the home node's, a few whose
+dates the request knows: `Scope.left`) and at most one parent by
 equality (`node.parent`) among the site's listed parents (those with more than PARENT_LISTED
 children; fewer are read along the `parent_*` indexes, a bounded range). Any other filter is
 answered by the indexed queries, whose cost follows the number of matches (docs/performance.md).
@@ -16,19 +17,23 @@ answered by the indexed queries, whose cost follows the number of matches (docs/
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.listing.tag_conditions import TAG_IDS, TAG_PATHS, TAG_SLUGS, fold
 from app.publication import Visibility
 from app.query_plan import ALL_TYPES, Group, pair_group, parent_group
 from app.store import Generation
 
+if TYPE_CHECKING:
+    from app.site import SiteModel
+
 VISIBLE = "node.visible"
 PARENT = "node.parent"
+HOME = "node.home"
 PLAIN_KEYS = frozenset({"locale", "type", "node.realm_ids", VISIBLE, TAG_SLUGS, TAG_IDS, PARENT})
 # Where app.listing.params.QueryBuilder puts a clause (the hide_blocks one).
 CLAUSES = "$and"
@@ -74,7 +79,9 @@ class Scope:
     the span's edge months are counted from the entries left), `without_also` a second one (not with
     a tag; as `also`, the second tag's less the pair's). `span`: a range of publication dates, which
     only the date listing answers (a calendar counts whole months: `total` and `months` take no
-    span)."""
+    span). `left`: sources it leaves out by id (`node.home=false`: the home node's), as (`_id`,
+    translation, published_at): their entries are dropped from its listings, and `read` takes
+    them away from its calendar once app.listing.listings has found them in its date listing."""
 
     node_types: tuple[str, ...]
     locales: tuple[str, ...]
@@ -89,6 +96,11 @@ class Scope:
     also: int | None = None
     both: bool = False
     without_also: int | None = None
+    left: tuple[tuple[int, str, datetime | None], ...] = ()
+
+    @cached_property
+    def left_ids(self) -> frozenset[int]:
+        return frozenset(source_id for source_id, _, _ in self.left)
 
     @cached_property
     def groups(self) -> dict[str, Group]:
@@ -119,9 +131,9 @@ class Scope:
     @property
     def exact_dates(self) -> bool:
         """Whether its calendar's first and last dates are those of its own sources: not when
-        some are taken away (what it leaves out, the pair from the second tag's: those of whole
-        groups, bounds only: `read`)."""
-        return set(self.groups) == {"own"}
+        some are taken away (what it leaves out, the pair from the second tag's, the sources
+        left out by id: those of whole groups, bounds only: `read`)."""
+        return set(self.groups) == {"own"} and not self.left
 
     def _group_of(self, tag: int | None) -> Group:
         """The group of a tag's sources (None: all) within its parent, if it names one."""
@@ -200,6 +212,12 @@ def _span(condition: Any) -> Span | None:
     return Span(max(lower) if lower else None, min(upper) if upper else None)
 
 
+def site_scope(query: dict[str, Any], site: SiteModel, *, dated: bool = False) -> Scope | None:
+    """`plain_scope` with what the site tells: its tags, listed parents, pairs and homes."""
+    return plain_scope(query, site.tag_ids, dated=dated, parents=site.listed_parents,
+                       pairs=site.tag_pairs, homes=list(site.homes.values()))  # fmt: skip
+
+
 def plain_scope(
     query: dict[str, Any],
     tag_ids: Mapping[str, int],
@@ -207,11 +225,17 @@ def plain_scope(
     dated: bool = False,
     parents: frozenset[int] = frozenset(),
     pairs: bool = False,
+    homes: Iterable[dict[str, Any]] = (),
 ) -> Scope | None:
     """The scope of a plain request's filter (`tag_ids`: the site's tag ids by slug; `parents`:
-    its listed parents; `pairs`: whether it lists pairs of tags); None when it filters on anything
-    else. With `dated`, a range of publication dates is plain too (the scope's `span`)."""
+    its listed parents; `pairs`: whether it lists pairs of tags; `homes`: the home node's
+    sources, which `node.home=false` leaves out: Scope.left); None when it filters on
+    anything else. With `dated`, a range of publication dates is plain too (the scope's
+    `span`)."""
     rest = dict(query)
+    home = rest.pop(HOME, None)
+    if HOME in query and home is not False:  # `node.home=true`: the home node by id (sources)
+        return None
     clauses = rest.pop(CLAUSES, [])
     conditions = [(path, rest.pop(path)) for path in TAG_PATHS if path in rest]
     if not isinstance(clauses, list) or (CLAUSES in query and not clauses):
@@ -236,6 +260,11 @@ def plain_scope(
         if not pairs or parent is not None:  # a pair of tags: listed for the whole site only
             return None
     locales, node_types = _locales(rest["locale"]), _types(rest.get("type"))
+    left = tuple(
+        (home["_id"], home["locale"], home.get("published_at"))
+        for home in (homes if HOME in query else ())
+        if home["locale"] in (locales or ())
+    )
     realms = rest.get("node.realm_ids", {"$nin": []})
     visible = rest.get(VISIBLE)
     if locales is None or node_types is None or set(realms) != {"$nin"}:
@@ -246,19 +275,32 @@ def plain_scope(
         node_types, locales, frozenset(realms["$nin"]), tag=tags.tag,
         void=tags.void or not node_types, span=span, visible=visible, parent=parent,
         hiding=hiding, without=tags.without, also=tags.also, both=tags.both,
-        without_also=tags.without_also,
+        without_also=tags.without_also, left=left,
     )  # fmt: skip
 
 
-def read(generation: Generation, scope: Scope, visibility: Visibility) -> dict[str, Any]:
+# A source found in a date listing, as `read` takes it away: (published_at, realm ids, node
+# visible, a block in a realm).
+Found = tuple[datetime | None, list[int], bool, bool]
+
+
+def read(
+    generation: Generation,
+    scope: Scope,
+    visibility: Visibility,
+    left: list[Found] | None = None,
+) -> dict[str, Any]:
     """The calendar of a scope: the calendars of its types and translations in one read, merged
     (months newest first; types and translations are disjoint); an empty one when no source is in
     it. The calendars of its other groups (Scope.groups) come in the same read: a second tag's
     less the pair's (the sources of both, counted with the first tag's) is merged with the
     first's, and what it leaves out (one tag's, two as those listed, or the pair of its tag and
-    the tag left out) is taken away, group by group. The totals are exact, but such a group's
-    first and last dates are those of the whole group (bounds: `months` tells a month from them
-    when it can)."""
+    the tag left out) is taken away, group by group, and so are the sources it leaves out by id
+    (`left`: those of Scope.left found in its date listing, app.listing.listings.read_calendar).
+    The totals are exact, but such a group's first and last dates are those of the whole group
+    (bounds: `months` tells a month from them when it can)."""
+    if scope.left and left is None:
+        raise ValueError("a scope leaving sources out by id: listings.read_calendar finds them")
     if scope.void:
         return _merged([])
     groups = scope.groups
@@ -273,7 +315,25 @@ def read(generation: Generation, scope: Scope, visibility: Visibility) -> dict[s
             own = _combined(of)
             if own is not None:
                 calendars.append(own)
-    return _merged(calendars)
+    if not left:
+        return _merged(calendars)
+    return _without(_summed(_merged(calendars)), _calendar_of(left))
+
+
+def _calendar_of(found: list[Found]) -> dict[str, Any]:
+    """The calendar of a few sources (each in the group of its realm set, visibility and block;
+    one group per key and month, as `_without` takes them)."""
+    months: dict[str, list[dict[str, Any]]] = {}
+    undated: list[dict[str, Any]] = []
+    for moment, realm_ids, visible, block in found:
+        group = {"realm_ids": sorted(realm_ids), "visible": visible, "block": block, "count": 1}
+        if moment is None:
+            undated.append(group)
+            continue
+        moment = moment.astimezone(UTC)  # months in UTC, as the calendars count them
+        months.setdefault(f"{moment.year:04d}-{moment.month:02d}", []).append(group)
+    return _summed({"months": [{"month": m, "groups": g} for m, g in months.items()],
+                    "undated": undated})  # fmt: skip
 
 
 def _combined(of: dict[str, dict[str, Any] | None]) -> dict[str, Any] | None:
@@ -366,12 +426,18 @@ def _without(calendar: dict[str, Any], left_out: dict[str, Any]) -> dict[str, An
     }
 
 
-def months(calendar: dict[str, Any], scope: Scope, visibility: Visibility) -> list[str] | None:
+def months(
+    calendar: dict[str, Any],
+    scope: Scope,
+    visibility: Visibility,
+    published_in: Callable[[str], bool],
+) -> list[str]:
     """`YYYY-MM` of the months having a source the request may see, newest first (preview sees
-    every date, as its archives do). A scope leaving a tag out knows only bounds of its groups'
-    dates (`Scope.exact_dates`): a group left with sources shows its month when its last date is
-    past, not when its first is to come; when a month has only groups with dates on both sides
-    of now, the calendar cannot tell: None (the archives then read the index)."""
+    every date, as its archives do). A scope leaving sources out (a tag, or by id) knows only
+    bounds of its groups' dates (`Scope.exact_dates`): a group left with sources shows its month
+    when its last date is past, not when its first is to come; when a month has only groups with
+    dates on both sides of now, the calendar cannot tell, and `published_in` (the month's entries,
+    app.listing.listings.months) does."""
     now, found = visibility.now, []
     for month in calendar["months"]:
         groups = [group for group in month["groups"] if scope.allows(group)]
@@ -382,8 +448,8 @@ def months(calendar: dict[str, Any], scope: Scope, visibility: Visibility) -> li
             for group in groups
         ):
             found.append(month["month"])
-        elif any(group["first"] <= now for group in groups):  # only bounds: cannot tell
-            return None
+        elif any(group["first"] <= now for group in groups) and published_in(month["month"]):
+            found.append(month["month"])  # only bounds: its entries tell
     return found
 
 

@@ -14,7 +14,9 @@ tag's listing of the same type and translation and merges them, an entry found i
 and translation, and drops the entries found in both (`_less`: the tag's is a subset in the same
 order). By date, a span of publication dates
 (calendar.Span) starts at the chunk of its bound and is counted from the calendar but for the
-months of its edges, which are counted from their entries.
+months of its edges, which are counted from their entries. The sources a scope leaves out by id
+(Scope.left: the home node's) are dropped from its entries, and found in its date listing (where
+their date tells the chunk) to be taken away from its calendar (`read_calendar`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import heapq
 import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from app.listing import calendar
@@ -99,12 +102,14 @@ def page(
     of dates (date order only) is counted by `_span_total`."""
     if scope.void:
         return [], 0
-    found = calendar.read(generation, scope, visibility)
     heads = _heads(scope, visibility, order)
     dated = _heads(scope, visibility, DATE)
+    chunks: dict[str, dict[str, Any] | None] = {}
+    if scope.left:  # its date listing finds the sources it leaves out: read with its heads
+        _read_missing(generation, chunks, [*heads, *dated])
+    found = read_calendar(generation, scope, visibility, chunks)
     to_come = scope.span is None and calendar.to_come(found, scope, visibility)
-    wanted = [*heads, *(dated if to_come and order.name != DATE.name else [])]
-    chunks = generation.listing_chunks(wanted)
+    _read_missing(generation, chunks, [*heads, *(dated if to_come else [])])
 
     def scheduled_in(keys: list[Key]) -> int | None:
         firsts = [chunks.get(_chunk_id(key, 0, DATE.name)) for key in keys]
@@ -131,6 +136,60 @@ def page(
     return generation.listed_in_order(ids, visibility), total
 
 
+def read_calendar(
+    generation: Generation,
+    scope: Scope,
+    visibility: Visibility,
+    chunks: dict[str, dict[str, Any] | None] | None = None,
+) -> dict[str, Any]:
+    """The calendar of a scope (calendar.read), less the sources it leaves out by id
+    (Scope.left), found in its date listing: each by its (published_at, `_id`), in the chunk its
+    date tells (`chunks`: the chunks read so far, the date listing's first ones read when
+    missing). A source left out that the scope does not list is not found, so not taken away."""
+    if not scope.left:
+        return calendar.read(generation, scope, visibility)
+    chunks = {} if chunks is None else chunks
+    found: list[calendar.Found] = []
+    for source_id, locale, moment in scope.left:
+        one = replace(scope, locales=(locale,), span=None, left=())
+        _read_missing(generation, chunks, _heads(one, visibility, DATE))
+        at = _dated(moment)
+        entries = _listed(generation, one, visibility, chunks, DATE, True,
+                          (at, source_id + 0.5), (at, source_id - 0.5))  # fmt: skip
+        found += [(moment, e[2], e[4], e[5]) for e in entries if e[1] == source_id]
+    return calendar.read(generation, scope, visibility, left=found)
+
+
+def months(generation: Generation, scope: Scope, visibility: Visibility) -> list[str]:
+    """`YYYY-MM` of the months of a scope having a source the request may see, newest first
+    (calendar.months): from its calendar, or, for a month whose calendar knows only bounds (a
+    scope leaving sources out), from that month's entries in the date listing, newest first from
+    now or the month's end, to the first one kept."""
+    chunks: dict[str, dict[str, Any] | None] = {}
+    found = read_calendar(generation, scope, visibility, chunks)
+
+    def published_in(month: str) -> bool:
+        year, number = int(month[:4]), int(month[5:])
+        start = datetime(year, number, 1, tzinfo=UTC)
+        end = datetime(year + number // 12, number % 12 + 1, 1, tzinfo=UTC)
+        _read_missing(generation, chunks, _heads(scope, visibility, DATE))
+        entries = _kept(generation, scope, visibility, chunks, DATE, True,
+                        min((end, -INF), (visibility.now, INF)), (start, -INF))  # fmt: skip
+        return next(entries, None) is not None
+
+    return calendar.months(found, scope, visibility, published_in)
+
+
+def _read_missing(
+    generation: Generation, chunks: dict[str, dict[str, Any] | None], chunk_ids: list[str]
+) -> None:
+    """Reads the chunks not read yet in one read (None: the chunk does not exist)."""
+    missing = list(dict.fromkeys(c for c in chunk_ids if c not in chunks))
+    if missing:
+        found = generation.listing_chunks(missing)
+        chunks.update({chunk_id: found.get(chunk_id) for chunk_id in missing})
+
+
 def cursor_page(
     generation: Generation,
     scope: Scope,
@@ -148,7 +207,8 @@ def cursor_page(
     So a page costs the same reads however deep it lies."""
     if scope.void:
         return []
-    chunks = generation.listing_chunks(_heads(scope, visibility, order))
+    chunks: dict[str, dict[str, Any] | None] = {}
+    _read_missing(generation, chunks, _heads(scope, visibility, order))
     start, stop = _window(scope, visibility, order, descending, after)
     kept = _kept(generation, scope, visibility, chunks, order, descending, start, stop)
     ids = [e[1] for e in itertools.islice(kept, limit)]
@@ -191,7 +251,7 @@ def _span_total(
     found: dict[str, Any],
     scope: Scope,
     visibility: Visibility,
-    chunks: dict[str, dict[str, Any]],
+    chunks: dict[str, dict[str, Any] | None],
 ) -> int:
     """The sources of a span of dates the request may see. A month whose calendar groups (its
     sources of one realm set, with their first and last date) lie wholly inside or outside the
@@ -228,16 +288,40 @@ def _kept(
     generation: Generation,
     scope: Scope,
     visibility: Visibility,
-    chunks: dict[str, dict[str, Any]],
+    chunks: dict[str, dict[str, Any] | None],
     order: Order,
     descending: bool,
     start: Bound | None = None,
     stop: Bound | None = None,
 ) -> Iterator[Entry]:
-    """The entries a request may list, its listings (types, translations) merged in reading
-    order, strictly between `start` and `stop` (`_window`). `chunks` holds each listing's chunk 0
-    (its `starts` name the chunk where `start` lies); the first chunk to read of each listing is
-    read with the others' in one read (reading backwards: the last chunks)."""
+    """The entries a request may list (`_listed`): published (any, in preview), in realms it may
+    see, not left out by id (Scope.left)."""
+    listed = _listed(generation, scope, visibility, chunks, order, descending, start, stop)
+    preview, left = visibility.preview, scope.left_ids
+    kept = (
+        e
+        for e in listed
+        if (preview or e[0] <= visibility.now)
+        and scope.admits(e[2], e[4], e[5])
+        and e[1] not in left
+    )
+    return kept if order.then is None else _by_position_within_dates(kept, order.then)
+
+
+def _listed(
+    generation: Generation,
+    scope: Scope,
+    visibility: Visibility,
+    chunks: dict[str, dict[str, Any] | None],
+    order: Order,
+    descending: bool,
+    start: Bound | None = None,
+    stop: Bound | None = None,
+) -> Iterator[Entry]:
+    """The entries of a scope's listings (types, translations) merged in reading order, strictly
+    between `start` and `stop` (`_window`). `chunks` holds each listing's chunk 0 (its `starts`
+    name the chunk where `start` lies); the first chunk to read of each listing is read with the
+    others' in one read (reading backwards: the last chunks)."""
     keys, alsos = _keys(scope, visibility), _keys(scope, visibility, "also")
     lefts, left_alsos = _keys(scope, visibility, "left_out"), _keys(scope, visibility, "left_also")
     orders = {
@@ -245,9 +329,7 @@ def _kept(
         for key in [*keys, *alsos, *lefts, *left_alsos]
     }
     first = [_chunk_id(key, numbers[0], order.name) for key, numbers in orders.items() if numbers]
-    missing = [key for key in first if key not in chunks]
-    if missing:
-        chunks.update(generation.listing_chunks(missing))
+    _read_missing(generation, chunks, first)
     forward = order.forward(descending)
 
     def read(key: Key) -> Iterator[Entry]:
@@ -280,11 +362,7 @@ def _kept(
             merged = itertools.dropwhile(lambda e: order.key(e) <= start, merged)
         if stop is not None:
             merged = itertools.takewhile(lambda e: order.key(e) < stop, merged)
-    preview = visibility.preview
-    kept = (
-        e for e in merged if (preview or e[0] <= visibility.now) and scope.admits(e[2], e[4], e[5])
-    )
-    return kept if order.then is None else _by_position_within_dates(kept, order.then)
+    return merged
 
 
 def _by_position_within_dates(entries: Iterator[Entry], direction: int) -> Iterator[Entry]:
@@ -399,7 +477,7 @@ def _numbers(
 
 def _entries(
     generation: Generation,
-    chunks: dict[str, dict[str, Any]],
+    chunks: dict[str, dict[str, Any] | None],
     key: Key,
     numbers: list[int],
     order: str,
@@ -434,10 +512,12 @@ def _scheduled(
             return None
         count += sum(
             1
-            for moment, realms, visible, block in zip(
-                dates, _realms(head), _visible(head), _blocks(head), strict=True
+            for moment, source_id, realms, visible, block in zip(
+                dates, head["ids"], _realms(head), _visible(head), _blocks(head), strict=True
             )
-            if moment > visibility.now and scope.admits(realms, visible, block)
+            if moment > visibility.now
+            and scope.admits(realms, visible, block)
+            and source_id not in scope.left_ids
         )
     return count
 

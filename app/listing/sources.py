@@ -17,7 +17,7 @@ from app import keyset
 from app.audience import denied_realm_ids
 from app.errors import BadRequest, NotFound
 from app.listing import calendar, hydra, listings
-from app.listing.calendar import Scope, plain_scope
+from app.listing.calendar import Scope, site_scope
 from app.listing.filters import (
     Boolean,
     Date,
@@ -279,13 +279,8 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
     # (of the request's visibility class) serve the page (app/listing/listings.py); by date, a
     # range of publication dates too (contiguous in the date listing)
     order = listings.serves(sort)
-    site = context.site
-    scope = plain_scope(
-        query,
-        site.tag_ids,
-        dated=order is not None and order.name == listings.DATE.name,
-        parents=site.listed_parents,
-        pairs=site.tag_pairs,
+    scope = site_scope(
+        query, context.site, dated=order is not None and order.name == listings.DATE.name
     )
     listed = scope if order is not None else None
     descending = sort[0][1] < 0
@@ -334,7 +329,7 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
 def _plain_total(context: RequestContext, query: dict[str, Any], scope: Scope) -> int:
     """The total of a plain request from its calendar (no count of every match)."""
     visibility = context.visibility
-    found = calendar.read(context.site.generation, scope, visibility)
+    found = listings.read_calendar(context.site.generation, scope, visibility)
     return calendar.total(found, scope, visibility, _scheduled_count(context, query))
 
 

@@ -1,0 +1,141 @@
+"""`node.home=false` is plain (app/listing/calendar.py, Scope.left): a collection leaving the
+home node out lists, counts and archives what the index does, at every moment around the home's
+dates, reading no index: the home's sources are dropped from the listings' entries, and found in
+the date listing (where their date tells the chunk) to be taken away from the calendar
+(app.listing.listings.read_calendar), their sources still to come too."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from app.auth import mint_token
+from app.db import get_store
+from app.fixture import listings as materialised
+from app.listing import archives, listings, sources
+from tests.conftest import JWT_SECRET, demo_site
+from tests.helpers import freeze_request_clock, node
+
+EDITOR_PREVIEW = "_preview=1"
+EDITOR = {
+    "Authorization": "Bearer "
+    + mint_token(JWT_SECRET, "eve", ["ROLE_BACKEND_USER"], timedelta(days=1))  # the real clock
+}
+PASSWORD = {"Authorization": "PasswordQuery letmein"}  # the demo's deny realm
+HOME_DATE = datetime(2024, 1, 1, 8, tzinfo=UTC)  # the demo home's sources
+AHEAD = datetime(2099, 1, 1, tzinfo=UTC)
+
+URLS = [
+    "/api/nodes_sources?node.home=false&order[publishedAt]=desc&itemsPerPage=3&page=2",
+    "/api/nodes_sources?node.home=false&order[publishedAt]=asc&_locale=en&itemsPerPage=2",
+    "/api/pages?node.home=false&order[node.position]=asc&itemsPerPage=2&page=2",
+    "/api/pages?node.home=false&_locale=fr&itemsPerPage=3",  # the default order
+    "/api/pages?node.home=false&itemsPerPage=0",
+    "/api/pages?node.home=false&node.visible=true&order[publishedAt]=desc",
+    "/api/pages?node.home=false&publishedAt[archive]=2024-01&order[publishedAt]=asc",
+    "/api/pages?node.home=false&publishedAt[before]=2024-01-01T08:00:00Z&order[publishedAt]=desc",
+    "/api/pages?node.home=0&order[publishedAt]=desc&itemsPerPage=2&cursor=",
+    "/api/nodes_sources/archives?node.home=false&node.nodeTypeName=Page",
+    "/api/nodes_sources/archives?node.home=false&_locale=en",
+]
+
+
+def variant(name: str) -> dict:
+    """The demo site with its home's dates moved: as loaded, its English source scheduled (alone:
+    counted from the date listing's first chunk; with two pages: the first chunk is all to come,
+    counted on the index), and on the date of another page (`_id` breaks the tie)."""
+    site = demo_site()
+    home = next(n for n in site["nodes"] if n.get("home"))
+    if name in ("scheduled", "scheduled with others"):
+        home["sources"]["en"]["published_at"] = AHEAD.isoformat()
+    if name == "scheduled with others":
+        for other in ("about", "services"):
+            node(site, other)["sources"]["en"]["published_at"] = AHEAD.isoformat()
+    if name == "on another page's date":
+        other = node(site, "about")["sources"]["en"]["published_at"]
+        home["sources"]["en"]["published_at"] = other
+    return site
+
+
+def moments(site: dict) -> list[datetime]:
+    home = next(n for n in site["nodes"] if n.get("home"))
+    dates = {datetime.fromisoformat(s["published_at"]) for s in home["sources"].values()}
+    second = timedelta(seconds=1)
+    return sorted({d + delta for d in dates for delta in (-second, timedelta(0))}
+                  | {datetime(2025, 6, 1, tzinfo=UTC)})  # fmt: skip
+
+
+def walk(client, url: str, headers: dict) -> list:
+    """Status and body of the page, and of the pages after it by cursor (hydra:next)."""
+    found, next_url = [], url
+    while next_url and len(found) < 20:
+        response = client.get(next_url, headers=headers)
+        found.append((response.status_code, response.json))
+        view = response.json.get("hydra:view", {}) if response.status_code == 200 else {}
+        next_url = view.get("hydra:next") if "cursor=" in url else None
+    return found
+
+
+def reads_of_the_index(generation, monkeypatch) -> list:
+    """The reads of sources along an index (pages, their counts, archive dates) from now on (a
+    page of no member, not counted, reads none; a count of the sources still to come may be on
+    the index, when the date listing's first chunk holds only those)."""
+    on_index: list = []
+
+    def reads(name: str, args: tuple, kwargs: dict) -> bool:
+        return name != "sources_page" or kwargs["limit"] > 0 or kwargs.get("counted", True)
+
+    for name in ("sources_page", "publication_dates"):
+        original = getattr(type(generation), name)
+        monkeypatch.setattr(
+            type(generation), name,
+            lambda self, *a, _run=original, _name=name, **k: (
+                reads(_name, a, k) and on_index.append(a)) or _run(self, *a, **k),
+        )  # fmt: skip
+    return on_index
+
+
+@pytest.mark.parametrize(
+    "name", ["as loaded", "scheduled", "scheduled with others", "on another page's date"]
+)
+def test_the_home_left_out_is_the_index_answer_at_every_moment(make_app, tier, name):
+    site = variant(name)
+    with pytest.MonkeyPatch.context() as patch:
+        # 2 entries a chunk: the home's sources are found past chunk 0; 4, when the home is
+        # scheduled: the date listings' first chunks hold every source to come (counted there,
+        # the home's not), but for the home and two pages scheduled (on the index)
+        patch.setattr(materialised, "LISTING_CHUNK", 4 if "scheduled" in name else 2)
+        app = make_app(site, RESPONSE_CACHE=False)
+    client = app.test_client()
+    with app.app_context():
+        store = get_store()
+        generation = store.generation(store.live()["version"])
+    cases = [(moment, headers) for moment in moments(site) for headers in ({}, PASSWORD, None)]
+    if tier != "mongomock":  # each index answer reads every source on FerretDB
+        cases = cases[::3]
+    home_counted = 0
+    for moment, headers in cases:
+        urls = URLS
+        if headers is None:  # an editor in preview
+            headers = EDITOR
+            urls = [f"{url}&{EDITOR_PREVIEW}" for url in URLS]
+        for url in urls:
+            with pytest.MonkeyPatch.context() as patch:
+                freeze_request_clock(patch, moment)
+                on_index = reads_of_the_index(generation, patch)
+                served = walk(client, url, headers)
+                assert all(status == 200 for status, _ in served), (url, served[0])
+                assert on_index == [], url
+            with pytest.MonkeyPatch.context() as patch:
+                freeze_request_clock(patch, moment)
+                patch.setattr(listings, "serves", lambda sort: None)
+                patch.setattr(sources, "site_scope", lambda *args, **kwargs: None)
+                patch.setattr(archives, "site_scope", lambda *args, **kwargs: None)
+                assert walk(client, url, headers) == served, (moment, url, headers)
+                with_home = walk(client, url.replace("node.home=false&", "")
+                                 .replace("node.home=0&", ""), headers)  # fmt: skip
+            home_counted += served[0][1].get("hydra:totalItems") != with_home[0][1].get(
+                "hydra:totalItems"
+            )
+    assert home_counted > (10 if tier == "mongomock" else 2)  # the home was in those scopes
