@@ -438,6 +438,14 @@ class Generation:
         cursor = self._collection("sources").find(query, projection, batch_size=batch)
         return [source for source in cursor.hint("node_locale") if source["locale"] == locale]
 
+    def source_dates_of_nodes(self, node_ids: list[int]) -> list[dict[str, Any]]:
+        """Every source of these nodes (any status), its translation and publication date only:
+        where a plain collection leaving the nodes out (`not[node.id]`) finds them in its date
+        listing (app.listing.listings.read_calendar)."""
+        query = {"node_id": {"$in": node_ids}}
+        projection = {"locale": True, "published_at": True}
+        return list(self._collection("sources").find(query, projection).hint("node_locale"))
+
     def walker_children(self, node_ids: list[int]) -> dict[int, list[int]]:
         """Walker child ids of nodes whose sources keep them apart (`node.children` null: more
         than CHILDREN_EMBEDDED), by node id, in position order."""

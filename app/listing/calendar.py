@@ -9,7 +9,8 @@ tags in one of the shapes app/listing/tag_conditions.py folds them into (one tag
 of them or both, when the site lists pairs of tags; one tag left out: its sources are taken
 away, which gives totals and pages, and the months of an archive when the dates tell them:
 `months`), the sources left out by id (`node.home=false`: the home node's, a few whose
-dates the request knows: `Scope.left`) and at most one parent by
+dates the request knows, and the nodes of `not[node.id]`, whose sources it reads: `Scope.left`)
+and at most one parent by
 equality (`node.parent`) among the site's listed parents (those with more than PARENT_LISTED
 children; fewer are read along the `parent_*` indexes, a bounded range). Any other filter is
 answered by the indexed queries, whose cost follows the number of matches (docs/performance.md).
@@ -34,6 +35,10 @@ if TYPE_CHECKING:
 VISIBLE = "node.visible"
 PARENT = "node.parent"
 HOME = "node.home"
+NODE_ID = "node_id"
+# The most nodes a plain request leaves out by id (`not[node.id][]`): their sources are read
+# (by `node_locale`) and each found in the date listing; more are left to the index.
+LEFT_NODES_MAX = 20
 PLAIN_KEYS = frozenset({"locale", "type", "node.realm_ids", VISIBLE, TAG_SLUGS, TAG_IDS, PARENT})
 # Where app.listing.params.QueryBuilder puts a clause (the hide_blocks one).
 CLAUSES = "$and"
@@ -173,6 +178,16 @@ def _hiding(clauses: Any) -> frozenset[int] | None:
     return frozenset(hidden)
 
 
+def _left_nodes(condition: Any) -> list[int] | None:
+    """The node ids of a `node_id` `$nin` of at most LEFT_NODES_MAX integers (`not[node.id]`)."""
+    if not isinstance(condition, dict) or set(condition) != {"$nin"}:
+        return None
+    ids = condition["$nin"]
+    if not isinstance(ids, list) or not 0 < len(ids) <= LEFT_NODES_MAX:
+        return None
+    return sorted(set(ids)) if all(type(i) is int for i in ids) else None
+
+
 def _locales(condition: Any) -> tuple[str, ...] | None:
     """The translations of a `locale` equality or `$in` of strings."""
     if isinstance(condition, str):
@@ -213,9 +228,11 @@ def _span(condition: Any) -> Span | None:
 
 
 def site_scope(query: dict[str, Any], site: SiteModel, *, dated: bool = False) -> Scope | None:
-    """`plain_scope` with what the site tells: its tags, listed parents, pairs and homes."""
+    """`plain_scope` with what the site tells: its tags, listed parents, pairs, homes and the
+    sources of nodes left out by id."""
     return plain_scope(query, site.tag_ids, dated=dated, parents=site.listed_parents,
-                       pairs=site.tag_pairs, homes=list(site.homes.values()))  # fmt: skip
+                       pairs=site.tag_pairs, homes=list(site.homes.values()),
+                       sources_of=site.generation.source_dates_of_nodes)  # fmt: skip
 
 
 def plain_scope(
@@ -226,15 +243,20 @@ def plain_scope(
     parents: frozenset[int] = frozenset(),
     pairs: bool = False,
     homes: Iterable[dict[str, Any]] = (),
+    sources_of: Callable[[list[int]], list[dict[str, Any]]] | None = None,
 ) -> Scope | None:
     """The scope of a plain request's filter (`tag_ids`: the site's tag ids by slug; `parents`:
     its listed parents; `pairs`: whether it lists pairs of tags; `homes`: the home node's
-    sources, which `node.home=false` leaves out: Scope.left); None when it filters on
+    sources, which `node.home=false` leaves out; `sources_of`: the sources of nodes, read when
+    `not[node.id]` leaves at most LEFT_NODES_MAX out: both Scope.left); None when it filters on
     anything else. With `dated`, a range of publication dates is plain too (the scope's
     `span`)."""
     rest = dict(query)
     home = rest.pop(HOME, None)
     if HOME in query and home is not False:  # `node.home=true`: the home node by id (sources)
+        return None
+    left_nodes = _left_nodes(rest.pop(NODE_ID, None))
+    if NODE_ID in query and (left_nodes is None or sources_of is None):
         return None
     clauses = rest.pop(CLAUSES, [])
     conditions = [(path, rest.pop(path)) for path in TAG_PATHS if path in rest]
@@ -260,17 +282,20 @@ def plain_scope(
         if not pairs or parent is not None:  # a pair of tags: listed for the whole site only
             return None
     locales, node_types = _locales(rest["locale"]), _types(rest.get("type"))
-    left = tuple(
-        (home["_id"], home["locale"], home.get("published_at"))
-        for home in (homes if HOME in query else ())
-        if home["locale"] in (locales or ())
-    )
     realms = rest.get("node.realm_ids", {"$nin": []})
     visible = rest.get(VISIBLE)
     if locales is None or node_types is None or set(realms) != {"$nin"}:
         return None
     if visible is not None and type(visible) is not bool:
         return None
+    left_out = [*(homes if HOME in query else ()), *(sources_of(left_nodes) if left_nodes else ())]
+    left = tuple(
+        {  # a source once, though both its node's id and `node.home=false` leave it out
+            source["_id"]: (source["_id"], source["locale"], source.get("published_at"))
+            for source in left_out
+            if source["locale"] in locales
+        }.values()
+    )
     return Scope(
         node_types, locales, frozenset(realms["$nin"]), tag=tags.tag,
         void=tags.void or not node_types, span=span, visible=visible, parent=parent,

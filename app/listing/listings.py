@@ -149,13 +149,23 @@ def read_calendar(
     if not scope.left:
         return calendar.read(generation, scope, visibility)
     chunks = {} if chunks is None else chunks
+    # each source in the listings of its translation, between marks just above and below its key
+    # (reading newest first: the stored order); the chunks holding them all read in one read
+    places = [
+        (source_id, moment, replace(scope, locales=(locale,), span=None, left=()),
+         (_dated(moment), source_id + 0.5), (_dated(moment), source_id - 0.5))
+        for source_id, locale, moment in scope.left
+    ]  # fmt: skip
+    heads = [head for _, _, one, _, _ in places for head in _heads(one, visibility, DATE)]
+    _read_missing(generation, chunks, heads)
+    _read_missing(generation, chunks, [
+        chunk_id for _, _, one, upper, lower in places
+        for chunk_id in _firsts(_chunk_numbers(one, visibility, chunks, DATE, True, upper, lower),
+                                DATE)
+    ])  # fmt: skip
     found: list[calendar.Found] = []
-    for source_id, locale, moment in scope.left:
-        one = replace(scope, locales=(locale,), span=None, left=())
-        _read_missing(generation, chunks, _heads(one, visibility, DATE))
-        at = _dated(moment)
-        entries = _listed(generation, one, visibility, chunks, DATE, True,
-                          (at, source_id + 0.5), (at, source_id - 0.5))  # fmt: skip
+    for source_id, moment, one, upper, lower in places:
+        entries = _listed(generation, one, visibility, chunks, DATE, True, upper, lower)
         found += [(moment, e[2], e[4], e[5]) for e in entries if e[1] == source_id]
     return calendar.read(generation, scope, visibility, left=found)
 
@@ -324,12 +334,8 @@ def _listed(
     others' in one read (reading backwards: the last chunks)."""
     keys, alsos = _keys(scope, visibility), _keys(scope, visibility, "also")
     lefts, left_alsos = _keys(scope, visibility, "left_out"), _keys(scope, visibility, "left_also")
-    orders = {
-        key: _numbers(chunks.get(_chunk_id(key, 0, order.name)), order, descending, start, stop)
-        for key in [*keys, *alsos, *lefts, *left_alsos]
-    }
-    first = [_chunk_id(key, numbers[0], order.name) for key, numbers in orders.items() if numbers]
-    _read_missing(generation, chunks, first)
+    orders = _chunk_numbers(scope, visibility, chunks, order, descending, start, stop)
+    _read_missing(generation, chunks, _firsts(orders, order))
     forward = order.forward(descending)
 
     def read(key: Key) -> Iterator[Entry]:
@@ -363,6 +369,30 @@ def _listed(
         if stop is not None:
             merged = itertools.takewhile(lambda e: order.key(e) < stop, merged)
     return merged
+
+
+def _chunk_numbers(
+    scope: Scope,
+    visibility: Visibility,
+    chunks: dict[str, dict[str, Any] | None],
+    order: Order,
+    descending: bool,
+    start: Bound | None,
+    stop: Bound | None,
+) -> dict[Key, list[int]]:
+    """The chunk numbers to read of each listing of a scope's groups that `_listed` merges, in
+    reading order (`_numbers`), from their chunk 0 in `chunks`."""
+    roles = ("own", "also", "left_out", "left_also")
+    return {
+        key: _numbers(chunks.get(_chunk_id(key, 0, order.name)), order, descending, start, stop)
+        for role in roles
+        for key in _keys(scope, visibility, role)
+    }
+
+
+def _firsts(numbers: dict[Key, list[int]], order: Order) -> list[str]:
+    """The first chunk to read of each listing."""
+    return [_chunk_id(key, found[0], order.name) for key, found in numbers.items() if found]
 
 
 def _by_position_within_dates(entries: Iterator[Entry], direction: int) -> Iterator[Entry]:

@@ -1,11 +1,13 @@
-"""`node.home=false` is plain (app/listing/calendar.py, Scope.left): a collection leaving the
-home node out lists, counts and archives what the index does, at every moment around the home's
-dates, reading no index: the home's sources are dropped from the listings' entries, and found in
-the date listing (where their date tells the chunk) to be taken away from the calendar
-(app.listing.listings.read_calendar), their sources still to come too."""
+"""`node.home=false` and `not[node.id]` are plain (app/listing/calendar.py, Scope.left): a
+collection leaving the home node, or a few nodes, out lists, counts and archives what the index
+does, at every moment around the home's dates, reading no index: the nodes' sources are dropped
+from the listings' entries, and found in the date listing (where their date tells the chunk) to be
+taken away from the calendar (app.listing.listings.read_calendar), their sources still to come
+too."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -13,7 +15,7 @@ import pytest
 from app.auth import mint_token
 from app.db import get_store
 from app.fixture import listings as materialised
-from app.listing import archives, listings, sources
+from app.listing import archives, calendar, listings, sources
 from tests.conftest import JWT_SECRET, demo_site
 from tests.helpers import freeze_request_clock, node
 
@@ -38,6 +40,15 @@ URLS = [
     "/api/pages?node.home=0&order[publishedAt]=desc&itemsPerPage=2&cursor=",
     "/api/nodes_sources/archives?node.home=false&node.nodeTypeName=Page",
     "/api/nodes_sources/archives?node.home=false&_locale=en",
+    # nodes by id: an article (scheduled: 28), the home (1) and a page; the home twice (once)
+    "/api/nodes_sources?not[node.id][]=19&not[node.id][]=1&not[node.id][]=28"
+    "&order[publishedAt]=desc&itemsPerPage=4&page=2",
+    "/api/pages?not[node.id]=11&node.home=false&order[node.position]=desc",
+    "/api/pages?not[node.id][]=1&not[node.id][]=14&node.home=false&itemsPerPage=0",
+    "/api/articles?not[node.id][]=27&not[node.id][]=22&node.nodesTags.tag.tagName=news"
+    "&order[publishedAt]=asc&itemsPerPage=2",
+    "/api/articles/archives?not[node.id][]=22&not[node.id][]=65&_locale=en",
+    "/api/nodes_sources?not[node.id]=999&_locale=fr&itemsPerPage=5",  # no such node
 ]
 
 
@@ -99,7 +110,7 @@ def reads_of_the_index(generation, monkeypatch) -> list:
 @pytest.mark.parametrize(
     "name", ["as loaded", "scheduled", "scheduled with others", "on another page's date"]
 )
-def test_the_home_left_out_is_the_index_answer_at_every_moment(make_app, tier, name):
+def test_nodes_left_out_are_the_index_answer_at_every_moment(make_app, tier, name):
     site = variant(name)
     with pytest.MonkeyPatch.context() as patch:
         # 2 entries a chunk: the home's sources are found past chunk 0; 4, when the home is
@@ -114,7 +125,7 @@ def test_the_home_left_out_is_the_index_answer_at_every_moment(make_app, tier, n
     cases = [(moment, headers) for moment in moments(site) for headers in ({}, PASSWORD, None)]
     if tier != "mongomock":  # each index answer reads every source on FerretDB
         cases = cases[::3]
-    home_counted = 0
+    counted = 0
     for moment, headers in cases:
         urls = URLS
         if headers is None:  # an editor in preview
@@ -133,9 +144,37 @@ def test_the_home_left_out_is_the_index_answer_at_every_moment(make_app, tier, n
                 patch.setattr(sources, "site_scope", lambda *args, **kwargs: None)
                 patch.setattr(archives, "site_scope", lambda *args, **kwargs: None)
                 assert walk(client, url, headers) == served, (moment, url, headers)
-                with_home = walk(client, url.replace("node.home=false&", "")
-                                 .replace("node.home=0&", ""), headers)  # fmt: skip
-            home_counted += served[0][1].get("hydra:totalItems") != with_home[0][1].get(
-                "hydra:totalItems"
-            )
-    assert home_counted > (10 if tier == "mongomock" else 2)  # the home was in those scopes
+                every = walk(client, re.sub(r"(node\.home=\w+|not\[node\.id\][^&]*)&", "", url),
+                             headers)  # fmt: skip
+            counted += served[0][1].get("hydra:totalItems") != every[0][1].get("hydra:totalItems")
+    assert counted > (20 if tier == "mongomock" else 4)  # the nodes were in those scopes
+
+
+def test_nodes_left_out_are_plain_up_to_the_limit_and_read_only_when_plain():
+    reads: list = []
+
+    def sources_of(ids):
+        reads.append(ids)
+        return [{"_id": 10 * i, "locale": locale, "published_at": None}
+                for i in ids for locale in ("en", "fr")]  # fmt: skip
+
+    base = {"locale": "en", "type": "Article"}
+    scope = calendar.plain_scope(
+        {**base, "node_id": {"$nin": [3, 2, 3]}}, {}, sources_of=sources_of
+    )
+    assert scope.left == ((20, "en", None), (30, "en", None)) and reads == [[2, 3]]
+    most = calendar.LEFT_NODES_MAX
+    for condition in (
+        {"$nin": list(range(1, most + 2))},  # more than the limit: the index
+        {"$nin": ["2"]}, {"$nin": [True]}, {"$nin": []}, {"$nin": 2}, {"$in": [2]}, 2,
+    ):  # fmt: skip
+        assert (
+            calendar.plain_scope({**base, "node_id": condition}, {}, sources_of=sources_of) is None
+        )
+    assert calendar.plain_scope({**base, "node_id": {"$nin": list(range(1, most + 1))}}, {},
+                                sources_of=sources_of) is not None  # fmt: skip
+    assert calendar.plain_scope({**base, "node_id": {"$nin": [2]}}, {}) is None  # nothing to read
+    reads.clear()  # not plain for another filter: the nodes' sources are not read
+    assert calendar.plain_scope({**base, "node_id": {"$nin": [2]}, "title": "a"}, {},
+                                sources_of=sources_of) is None  # fmt: skip
+    assert reads == []
