@@ -1098,8 +1098,8 @@ def test_a_site_of_more_pairs_of_tags_than_the_limit_lists_none(make_app, monkey
 def test_sources_to_come_are_counted_from_the_first_chunks_of_every_group(make_app, tier, tags):
     """With chunks of LISTING_CHUNK entries, the first date chunks of a scope's groups hold
     every source still to come: the total counts them there, each group with its sign
-    (calendar.SIGNS: a second tag's plus, the pair's less, what is left out less, the pair of two
-    tags left out plus), never with the indexed count, and agrees with the index at every
+    (calendar.Role.sign: a second tag's plus, the pair's less, what is left out less, the pair of
+    two tags left out plus), never with the indexed count, and agrees with the index at every
     moment, in both visibility classes."""
     app = make_app(listing_site(), RESPONSE_CACHE=False)
     with app.app_context():

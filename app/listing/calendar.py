@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import StrEnum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -45,9 +46,37 @@ CLAUSES = "$and"
 # The stored path of the publication date filters (`publishedAt[...]`).
 PUBLISHED_AT = "published_at"
 
-# How the sources of each role of a scope's groups (Scope.groups) count in it: those listed,
-# less those counted twice (the pair of two tags any of) and those left out.
-SIGNS = {"own": 1, "also": 1, "overlap": -1, "left_out": -1, "left_also": -1, "left_overlap": 1}
+
+class Role(StrEnum):
+    """The role of one of a scope's groups of calendars and listings (Scope.groups): `own` (what
+    it lists: its tag's, or the pair's when it asks for both tags), `also` (a second tag's, which
+    it lists too), `overlap` (the pair's, counted in both: taken away from `also`'s counts),
+    `left_out` (what it leaves out: a tag's, or the pair of its tag and the tag left out),
+    `left_also` (a second tag left out) and `left_overlap` (the pair of the two tags left out,
+    taken away from `left_also`'s)."""
+
+    OWN = "own"
+    ALSO = "also"
+    OVERLAP = "overlap"
+    LEFT_OUT = "left_out"
+    LEFT_ALSO = "left_also"
+    LEFT_OVERLAP = "left_overlap"
+
+    @property
+    def sign(self) -> int:
+        """How its sources count in the scope: those listed, less those counted twice (the
+        pair of two tags any of) and those left out."""
+        return SIGNS[self]
+
+    @property
+    def walked(self) -> bool:
+        """Whether a page walks its listings (an overlap only counts: its sources come in both
+        tags' listings)."""
+        return self not in (Role.OVERLAP, Role.LEFT_OVERLAP)
+
+
+SIGNS = {Role.OWN: 1, Role.ALSO: 1, Role.OVERLAP: -1, Role.LEFT_OUT: -1, Role.LEFT_ALSO: -1,
+         Role.LEFT_OVERLAP: 1}  # fmt: skip
 
 INF = float("inf")
 # A date bound as a mark on the date listing's keys (published_at, _id): `lower < key < upper`.
@@ -108,29 +137,24 @@ class Scope:
         return frozenset(source_id for source_id, _, _ in self.left)
 
     @cached_property
-    def groups(self) -> dict[str, Group]:
+    def groups(self) -> dict[Role, Group]:
         """The groups of the calendars and listings it reads besides type and translation, by
-        role (SIGNS): `own` (what it lists: its tag's, or the pair's when it asks for both tags),
-        and when it has them `also` (the second tag's, which it lists too), `overlap` (the
-        pair's, counted in both: taken away from `also`'s counts), `left_out` (what it leaves
-        out: a tag's, or the pair of its tag and the tag left out), `left_also` (a second tag
-        left out) and `left_overlap` (the pair of the two tags left out, taken away from
-        `left_also`'s)."""
-        found: dict[str, Group] = {"own": self._group_of(self.tag)}
+        Role: always `own`, and the others when it has them."""
+        found: dict[Role, Group] = {Role.OWN: self._group_of(self.tag)}
         if self.also is not None and self.tag is not None:
             if self.both:
-                found = {"own": pair_group(self.tag, self.also)}
+                found = {Role.OWN: pair_group(self.tag, self.also)}
             else:
-                found |= {"also": self._group_of(self.also),
-                          "overlap": pair_group(self.tag, self.also)}  # fmt: skip
+                found |= {Role.ALSO: self._group_of(self.also),
+                          Role.OVERLAP: pair_group(self.tag, self.also)}  # fmt: skip
         if self.without is None:
             return found
         if self.tag is not None:  # its tag's sources that carry the other
-            return found | {"left_out": pair_group(self.tag, self.without)}
-        found["left_out"] = self._group_of(self.without)
+            return found | {Role.LEFT_OUT: pair_group(self.tag, self.without)}
+        found[Role.LEFT_OUT] = self._group_of(self.without)
         if self.without_also is not None:
-            found |= {"left_also": self._group_of(self.without_also),
-                      "left_overlap": pair_group(self.without, self.without_also)}  # fmt: skip
+            found |= {Role.LEFT_ALSO: self._group_of(self.without_also),
+                      Role.LEFT_OVERLAP: pair_group(self.without, self.without_also)}  # fmt: skip
         return found
 
     @property
@@ -138,7 +162,7 @@ class Scope:
         """Whether its calendar's first and last dates are those of its own sources: not when
         some are taken away (what it leaves out, the pair from the second tag's, the sources
         left out by id: those of whole groups, bounds only: `read`)."""
-        return set(self.groups) == {"own"} and not self.left
+        return set(self.groups) == {Role.OWN} and not self.left
 
     def _group_of(self, tag: int | None) -> Group:
         """The group of a tag's sources (None: all) within its parent, if it names one."""
@@ -361,14 +385,14 @@ def _calendar_of(found: list[Found]) -> dict[str, Any]:
                     "undated": undated})  # fmt: skip
 
 
-def _combined(of: dict[str, dict[str, Any] | None]) -> dict[str, Any] | None:
+def _combined(of: dict[Role, dict[str, Any] | None]) -> dict[str, Any] | None:
     """The calendar of one type and translation from those of a scope's groups by role
     (Scope.groups; None: no source); None when it has no source."""
-    listed = _union(of["own"], of.get("also"), of.get("overlap"))
-    if listed is None or "left_out" not in of:
+    listed = _union(of[Role.OWN], of.get(Role.ALSO), of.get(Role.OVERLAP))
+    if listed is None or Role.LEFT_OUT not in of:
         return listed
     # less its own type's and translation's sources left out (a subset of those listed)
-    taken = _union(of["left_out"], of.get("left_also"), of.get("left_overlap"))
+    taken = _union(of[Role.LEFT_OUT], of.get(Role.LEFT_ALSO), of.get(Role.LEFT_OVERLAP))
     return _without(_summed(listed), _summed(taken or _merged([])))
 
 

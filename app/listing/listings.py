@@ -29,7 +29,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.listing import calendar
-from app.listing.calendar import INF, Scope
+from app.listing.calendar import INF, Role, Scope
 from app.listing.params import Page
 from app.publication import Visibility
 from app.query_plan import LISTING_ORDERS, UNDATED, Group, listing_id
@@ -121,7 +121,7 @@ def page(
             in_role = scheduled_in(_keys(scope, visibility, role))
             if in_role is None:
                 return count_scheduled()
-            counted += calendar.SIGNS[role] * in_role
+            counted += role.sign * in_role
         return counted
 
     if scope.span is not None:
@@ -332,8 +332,9 @@ def _listed(
     between `start` and `stop` (`_window`). `chunks` holds each listing's chunk 0 (its `starts`
     name the chunk where `start` lies); the first chunk to read of each listing is read with the
     others' in one read (reading backwards: the last chunks)."""
-    keys, alsos = _keys(scope, visibility), _keys(scope, visibility, "also")
-    lefts, left_alsos = _keys(scope, visibility, "left_out"), _keys(scope, visibility, "left_also")
+    keys, alsos = _keys(scope, visibility), _keys(scope, visibility, Role.ALSO)
+    lefts = _keys(scope, visibility, Role.LEFT_OUT)
+    left_alsos = _keys(scope, visibility, Role.LEFT_ALSO)
     orders = _chunk_numbers(scope, visibility, chunks, order, descending, start, stop)
     _read_missing(generation, chunks, _firsts(orders, order))
     forward = order.forward(descending)
@@ -382,10 +383,10 @@ def _chunk_numbers(
 ) -> dict[Key, list[int]]:
     """The chunk numbers to read of each listing of a scope's groups that `_listed` merges, in
     reading order (`_numbers`), from their chunk 0 in `chunks`."""
-    roles = ("own", "also", "left_out", "left_also")
     return {
         key: _numbers(chunks.get(_chunk_id(key, 0, order.name)), order, descending, start, stop)
-        for role in roles
+        for role in Role
+        if role.walked
         for key in _keys(scope, visibility, role)
     }
 
@@ -407,7 +408,7 @@ def _by_position_within_dates(entries: Iterator[Entry], direction: int) -> Itera
 Key = tuple[str, str, Group, bool]
 
 
-def _keys(scope: Scope, visibility: Visibility, role: str = "own") -> list[Key]:
+def _keys(scope: Scope, visibility: Visibility, role: Role = Role.OWN) -> list[Key]:
     """The listings of a scope's group of `role` (Scope.groups): one per type and translation
     (disjoint: merged when read), in the same order for every role (none when it has no group of
     that role)."""
@@ -430,7 +431,7 @@ def _heads(scope: Scope, visibility: Visibility, order: Order) -> list[str]:
     """The `_id` of chunk 0 of each listing of the scope's groups (Scope.groups) in `order`, of
     the request's class (the overlaps of two tags by date only: they count their sources still
     to come, `page`)."""
-    roles = [role for role in scope.groups if "overlap" not in role or order.name == DATE.name]
+    roles = [role for role in scope.groups if role.walked or order.name == DATE.name]
     keys = [key for role in roles for key in _keys(scope, visibility, role)]
     return [_chunk_id(key, 0, order.name) for key in keys]
 
