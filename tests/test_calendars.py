@@ -159,6 +159,10 @@ def test_calendars_answer_as_the_queries(
 ):
     """Every moment on the mongomock tier; every third on FerretDB, where each query reads its
     collection whole (the shapes are checked there; the moments exhaustively here)."""
+    if tier != "mongomock" and "node.home" in str(tag) and node_type != "Page":
+        # the reads of the first such row (calendars and chunks by `_id`); tests/
+        # test_left_out_by_id.py answers every shape over HTTP on FerretDB too
+        pytest.skip("the home left out beyond the first row: mongomock tier")
     checked = 0
     every = moments(generation, every_date=every_date)
     for number, moment in enumerate(every if tier == "mongomock" else every[::3]):
