@@ -201,6 +201,21 @@ LISTED_PARENTS_ID = "listed-parents"
 TAG_PAIRS_MAX = 1000
 TAG_PAIRS_ID = "tag-pairs"
 
+
+def month_of(moment: datetime) -> str:
+    """`YYYY-MM` of a moment in UTC: the month a calendar counts a source in, and an archive
+    lists it in."""
+    moment = moment.astimezone(UTC)
+    return f"{moment.year:04d}-{moment.month:02d}"
+
+
+def month_span(month: str) -> tuple[datetime, datetime]:
+    """The first moment of a `YYYY-MM` month (month_of), and of the next one."""
+    year, number = int(month[:4]), int(month[5:])
+    start = datetime(year, number, 1, tzinfo=UTC)
+    return start, datetime(year + number // 12, number % 12 + 1, 1, tzinfo=UTC)
+
+
 # The group of a calendar or listing besides its type and translation: none, a tag id, a pair
 # of tags (pair_group), or the children of a listed parent, all of them or those with a tag
 # (parent_group).

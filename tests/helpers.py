@@ -106,6 +106,16 @@ def plain_query(
     return query
 
 
+def on_the_index(monkeypatch) -> None:
+    """Every plain path of collections and archives off (app/listing/calendar.py: no scope is
+    plain, and no listing serves an order): their requests read the index, as before them."""
+    from app.listing import archives, listings, sources
+
+    monkeypatch.setattr(listings, "serves", lambda sort: None)
+    monkeypatch.setattr(sources, "site_scope", lambda *args, **kwargs: None)
+    monkeypatch.setattr(archives, "site_scope", lambda *args, **kwargs: None)
+
+
 def freeze_request_clock(monkeypatch, moment: datetime) -> None:
     """Requests are made at `moment` (the `now` of app/api/hygiene.py's request context)."""
 

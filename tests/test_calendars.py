@@ -13,9 +13,8 @@ from app.auth import mint_token
 from app.db import get_store
 from app.fixture import listings as materialised
 from app.listing import calendar, listings
-from app.listing.archives import _month
 from app.publication import Visibility
-from app.query_plan import ALL_TYPES, order_index
+from app.query_plan import ALL_TYPES, month_of, order_index
 from tests.conftest import JWT_SECRET, demo_site
 from tests.helpers import freeze_request_clock, node, plain_query
 
@@ -44,7 +43,7 @@ def moments(generation, *, every_date: bool) -> list[datetime]:
 def by_query(generation, query, visibility):
     index = order_index(query, "published_at")
     dates = generation.publication_dates(query, visibility, index=index)
-    months = list(dict.fromkeys(_month(moment) for moment in dates))
+    months = list(dict.fromkeys(month_of(moment) for moment in dates))
     _, total = generation.sources_page(
         query,
         visibility,

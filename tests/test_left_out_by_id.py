@@ -15,9 +15,9 @@ import pytest
 from app.auth import mint_token
 from app.db import get_store
 from app.fixture import listings as materialised
-from app.listing import archives, calendar, listings, sources
+from app.listing import calendar
 from tests.conftest import JWT_SECRET, demo_site
-from tests.helpers import freeze_request_clock, node
+from tests.helpers import freeze_request_clock, node, on_the_index
 
 EDITOR_PREVIEW = "_preview=1"
 EDITOR = {
@@ -140,9 +140,7 @@ def test_nodes_left_out_are_the_index_answer_at_every_moment(make_app, tier, nam
                 assert on_index == [], url
             with pytest.MonkeyPatch.context() as patch:
                 freeze_request_clock(patch, moment)
-                patch.setattr(listings, "serves", lambda sort: None)
-                patch.setattr(sources, "site_scope", lambda *args, **kwargs: None)
-                patch.setattr(archives, "site_scope", lambda *args, **kwargs: None)
+                on_the_index(patch)
                 assert walk(client, url, headers) == served, (moment, url, headers)
                 every = walk(client, re.sub(r"(node\.home=\w+|not\[node\.id\][^&]*)&", "", url),
                              headers)  # fmt: skip
@@ -163,6 +161,12 @@ def test_nodes_left_out_are_plain_up_to_the_limit_and_read_only_when_plain():
         {**base, "node_id": {"$nin": [3, 2, 3]}}, {}, sources_of=sources_of
     )
     assert scope.left == ((20, "en", None), (30, "en", None)) and reads == [[2, 3]]
+    # a node named more often than the limit counts once
+    many = {**base, "node_id": {"$nin": [2] * (calendar.LEFT_NODES_MAX + 1)}}
+    assert calendar.plain_scope(many, {}, sources_of=sources_of).left == ((20, "en", None),)
+    reads.clear()  # a scope of nothing (a slug no tag has) reads no source
+    void = {**base, "node.tag_slugs": "nope", "node_id": {"$nin": [2]}}
+    assert calendar.plain_scope(void, {}, sources_of=sources_of).left == () and reads == []
     most = calendar.LEFT_NODES_MAX
     for condition in (
         {"$nin": list(range(1, most + 2))},  # more than the limit: the index
@@ -178,3 +182,39 @@ def test_nodes_left_out_are_plain_up_to_the_limit_and_read_only_when_plain():
     assert calendar.plain_scope({**base, "node_id": {"$nin": [2]}, "title": "a"}, {},
                                 sources_of=sources_of) is None  # fmt: skip
     assert reads == []
+
+
+def test_months_are_read_from_entries_only_when_a_source_left_out_was_taken_away(
+    make_app, monkeypatch
+):
+    """The winter concert scheduled for 2024-05-25 shares the Article calendar's May group with
+    an article published on the 20th (node 22). Leaving the home out (a page: not in the
+    articles' listing) takes nothing away, so the calendar's dates stay exact and tell May; leaving
+    node 22 out leaves bounds (the 20th and the 25th), so May is read from its entries: on the
+    22nd nothing of it is published."""
+    site = demo_site()
+    for locale in ("en", "fr"):
+        node(site, "winter-concert")["sources"][locale]["published_at"] = "2024-05-25T18:00:00Z"
+    app = make_app(site, RESPONSE_CACHE=False)
+    client = app.test_client()
+    freeze_request_clock(monkeypatch, datetime(2024, 5, 22, tzinfo=UTC))
+    asked: list[str] = []
+    told = calendar.months
+
+    def months(found, scope, visibility, published_in):
+        return told(
+            found, scope, visibility, lambda month: asked.append(month) or published_in(month)
+        )
+
+    def archive(left_out: int) -> list[str]:
+        url = f"/api/articles/archives?_locale=en&not[node.id]={left_out}"
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(calendar, "months", months)
+            body = client.get(url).json
+        with pytest.MonkeyPatch.context() as patch:
+            on_the_index(patch)
+            assert client.get(url).json == body
+        return [month for year in body["hydra:member"] for month in year["months"]]
+
+    assert "2024-05" in archive(1) and asked == []
+    assert "2024-05" not in archive(22) and asked == ["2024-05"]

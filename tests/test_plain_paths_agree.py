@@ -23,10 +23,10 @@ import pytest
 
 from app.auth import mint_token
 from app.fixture import listings as materialised
-from app.listing import archives, listings, sources
+from app.listing import archives, calendar, sources
 from seed.generate import generate
 from tests.conftest import JWT_SECRET, demo_site
-from tests.helpers import freeze_request_clock
+from tests.helpers import freeze_request_clock, on_the_index
 
 SITES = [("generated", 11), ("generated", 12), ("demo", 13)]  # (base, seed)
 # the first moment the requests are answered at, with dates around it (not the clock: the same
@@ -140,9 +140,11 @@ def random_request(rng: random.Random, site: dict[str, Any], parents: list[int])
         params.append(("node.visible", rng.choice(("true", "false"))))
     if rng.random() < 0.25:
         params.append(("node.home", "false"))
-    if rng.random() < 0.25:  # nodes left out by id (the home among them, at times)
-        ids = [n["id"] for n in site["nodes"] if n.get("home") or rng.random() < 0.1]
-        params += [("not[node.id][]", str(i)) for i in rng.sample(ids, min(len(ids), 3))]
+    if rng.random() < 0.25:  # nodes left out by id (the home among them, at times; no such node;
+        # more than LEFT_NODES_MAX: the index)
+        ids = [n["id"] for n in site["nodes"] if n.get("home") or rng.random() < 0.1] + [99999]
+        count = rng.choice((1, 2, 3, calendar.LEFT_NODES_MAX + 1))
+        params += [("not[node.id][]", str(i)) for i in rng.sample(ids, min(len(ids), count))]
     order = None if kind == "archive" else rng.choice((None, "publishedAt", "node.position"))
     if order is not None:
         params.append((f"order[{order}]", rng.choice(("asc", "desc"))))
@@ -172,12 +174,6 @@ def answer(client, url: str, headers: dict[str, str], kind: str) -> list[Any]:
         view = (response.json or {}).get("hydra:view", {}) if response.status_code == 200 else {}
         next_url = view.get("hydra:next") if kind == "cursor" else None
     return answers
-
-
-def on_the_index(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(listings, "serves", lambda sort: None)
-    monkeypatch.setattr(sources, "site_scope", lambda *args, **kwargs: None)
-    monkeypatch.setattr(archives, "site_scope", lambda *args, **kwargs: None)
 
 
 def counting_plain(monkeypatch: pytest.MonkeyPatch, plain: list[Any]) -> None:

@@ -7,7 +7,6 @@ newest first (Roadiz's ArchiveExtension). Unpaginated: `hydra:totalItems` is the
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, datetime
 from typing import Any
 
 from werkzeug.datastructures import MultiDict
@@ -18,7 +17,7 @@ from app.listing.calendar import site_scope
 from app.listing.params import Params
 from app.listing.sources import ACCEPTED, VARIABLES, build_query, route
 from app.naming import collection_iri
-from app.query_plan import order_index
+from app.query_plan import month_of, month_span, order_index
 from app.reply import Reply
 from app.request_context import RequestContext
 
@@ -31,15 +30,6 @@ def _genid(path: str, args: MultiDict, year: int) -> str:
     return f"/.well-known/genid/{hashlib.sha256(seed).hexdigest()[:20]}"
 
 
-def _month(moment: datetime) -> str:
-    moment = moment.astimezone(UTC)
-    return f"{moment.year:04d}-{moment.month:02d}"
-
-
-def _month_start(month: str) -> str:
-    return datetime(int(month[:4]), int(month[5:]), 1, tzinfo=UTC).isoformat()
-
-
 def _months(context: RequestContext, query: dict[str, Any], index: str) -> list[str]:
     """`YYYY-MM` of the months having a matching source, newest first: from the calendar for a
     plain request (one lookup, app.listing.listings.months), else from the dates of every match
@@ -49,7 +39,7 @@ def _months(context: RequestContext, query: dict[str, Any], index: str) -> list[
     if scope is not None:
         return listings.months(generation, scope, visibility)
     dates = generation.publication_dates(query, visibility, index=index)
-    return list(dict.fromkeys(_month(moment) for moment in dates))
+    return list(dict.fromkeys(month_of(moment) for moment in dates))
 
 
 def archives(context: RequestContext, plural: str, path: str, args: MultiDict) -> Reply:
@@ -62,7 +52,7 @@ def archives(context: RequestContext, plural: str, path: str, args: MultiDict) -
     index = order_index(query, "published_at")
     years: dict[int, dict[str, str]] = {}
     for month in _months(context, query, index):
-        years.setdefault(int(month[:4]), {})[month] = _month_start(month)
+        years.setdefault(int(month[:4]), {})[month] = month_span(month)[0].isoformat()
     members: list[dict[str, Any]] = [
         {"@id": _genid(path, args, year), "@type": "Archive", "year": year, "months": months}
         for year, months in years.items()

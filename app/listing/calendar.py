@@ -7,10 +7,9 @@ realms it may not see (what build_query adds without any filter parameter), the 
 from it (the hide_blocks clause: `hide_blocks_clause`), the nodes' visibility (`node.visible`),
 tags in one of the shapes app/listing/tag_conditions.py folds them into (one tag; two tags, any
 of them or both, when the site lists pairs of tags; one tag left out: its sources are taken
-away, which gives totals and pages, and the months of an archive when the dates tell them:
-`months`), the sources left out by id (`node.home=false`: the home node's, a few whose
-dates the request knows, and the nodes of `not[node.id]`, whose sources it reads: `Scope.left`)
-and at most one parent by
+away, which gives totals and pages, and the months of an archive: `months`), the nodes left
+out by id (`node.home=false`: the home node, whose sources the site model holds; `not[node.id]`
+of at most LEFT_NODES_MAX nodes, whose sources it reads: `Scope.left`) and at most one parent by
 equality (`node.parent`) among the site's listed parents (those with more than PARENT_LISTED
 children; fewer are read along the `parent_*` indexes, a bounded range). Any other filter is
 answered by the indexed queries, whose cost follows the number of matches (docs/performance.md).
@@ -20,14 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from enum import StrEnum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from app.listing.tag_conditions import TAG_IDS, TAG_PATHS, TAG_SLUGS, fold
 from app.publication import Visibility
-from app.query_plan import ALL_TYPES, Group, pair_group, parent_group
+from app.query_plan import ALL_TYPES, Group, month_of, pair_group, parent_group
 from app.store import Generation
 
 if TYPE_CHECKING:
@@ -113,9 +112,10 @@ class Scope:
     the span's edge months are counted from the entries left), `without_also` a second one (not with
     a tag; as `also`, the second tag's less the pair's). `span`: a range of publication dates, which
     only the date listing answers (a calendar counts whole months: `total` and `months` take no
-    span). `left`: sources it leaves out by id (`node.home=false`: the home node's), as (`_id`,
-    translation, published_at): their entries are dropped from its listings, and `read` takes
-    them away from its calendar once app.listing.listings has found them in its date listing."""
+    span). `left`: the sources of the nodes it leaves out by id (`node.home=false`,
+    `not[node.id]`), as (`_id`, translation, published_at): their entries are dropped from its
+    listings, and `read` takes them away from its calendar once app.listing.listings has found
+    them in its date listing."""
 
     node_types: tuple[str, ...]
     locales: tuple[str, ...]
@@ -168,6 +168,10 @@ class Scope:
         """The group of a tag's sources (None: all) within its parent, if it names one."""
         return tag if self.parent is None else parent_group(self.parent, tag)
 
+    def keeps(self, source_id: int, realm_ids: list[int], visible: bool, block: bool) -> bool:
+        """Whether the request lists this source of its listings (`admits`), not left out."""
+        return self.admits(realm_ids, visible, block) and source_id not in self.left_ids
+
     def admits(self, realm_ids: list[int], visible: bool, block: bool) -> bool:
         """Whether the request lists sources in these realms whose node has this visibility
         (`block`: sources that are not reachable, which a hiding realm hides)."""
@@ -203,13 +207,14 @@ def _hiding(clauses: Any) -> frozenset[int] | None:
 
 
 def _left_nodes(condition: Any) -> list[int] | None:
-    """The node ids of a `node_id` `$nin` of at most LEFT_NODES_MAX integers (`not[node.id]`)."""
+    """The node ids of a `node_id` `$nin` of at most LEFT_NODES_MAX integers (`not[node.id]`;
+    a node named twice counts once)."""
     if not isinstance(condition, dict) or set(condition) != {"$nin"}:
         return None
     ids = condition["$nin"]
-    if not isinstance(ids, list) or not 0 < len(ids) <= LEFT_NODES_MAX:
+    if not isinstance(ids, list) or not all(type(i) is int for i in ids):
         return None
-    return sorted(set(ids)) if all(type(i) is int for i in ids) else None
+    return sorted(set(ids)) if 0 < len(set(ids)) <= LEFT_NODES_MAX else None
 
 
 def _locales(condition: Any) -> tuple[str, ...] | None:
@@ -312,7 +317,9 @@ def plain_scope(
         return None
     if visible is not None and type(visible) is not bool:
         return None
-    left_out = [*(homes if HOME in query else ()), *(sources_of(left_nodes) if left_nodes else ())]
+    void = tags.void or not node_types
+    left_out = [] if void else [*(homes if HOME in query else ()),
+                                *(sources_of(left_nodes) if left_nodes else ())]  # fmt: skip
     left = tuple(
         {  # a source once, though both its node's id and `node.home=false` leave it out
             source["_id"]: (source["_id"], source["locale"], source.get("published_at"))
@@ -322,7 +329,7 @@ def plain_scope(
     )
     return Scope(
         node_types, locales, frozenset(realms["$nin"]), tag=tags.tag,
-        void=tags.void or not node_types, span=span, visible=visible, parent=parent,
+        void=void, span=span, visible=visible, parent=parent,
         hiding=hiding, without=tags.without, also=tags.also, both=tags.both,
         without_also=tags.without_also, left=left,
     )  # fmt: skip
@@ -348,10 +355,10 @@ def read(
     (`left`: those of Scope.left found in its date listing, app.listing.listings.read_calendar).
     The totals are exact, but such a group's first and last dates are those of the whole group
     (bounds: `months` tells a month from them when it can)."""
-    if scope.left and left is None:
-        raise ValueError("a scope leaving sources out by id: listings.read_calendar finds them")
     if scope.void:
         return _merged([])
+    if scope.left and left is None:
+        raise ValueError("a scope leaving sources out by id: listings.read_calendar finds them")
     groups = scope.groups
     found = generation.calendars(
         list(scope.node_types), list(scope.locales), visibility, groups=list(groups.values())
@@ -379,8 +386,7 @@ def _calendar_of(found: list[Found]) -> dict[str, Any]:
         if moment is None:
             undated.append(group)
             continue
-        moment = moment.astimezone(UTC)  # months in UTC, as the calendars count them
-        months.setdefault(f"{moment.year:04d}-{moment.month:02d}", []).append(group)
+        months.setdefault(month_of(moment), []).append(group)
     return _summed({"months": [{"month": m, "groups": g} for m, g in months.items()],
                     "undated": undated})  # fmt: skip
 

@@ -14,9 +14,10 @@ tag's listing of the same type and translation and merges them, an entry found i
 and translation, and drops the entries found in both (`_less`: the tag's is a subset in the same
 order). By date, a span of publication dates
 (calendar.Span) starts at the chunk of its bound and is counted from the calendar but for the
-months of its edges, which are counted from their entries. The sources a scope leaves out by id
-(Scope.left: the home node's) are dropped from its entries, and found in its date listing (where
-their date tells the chunk) to be taken away from its calendar (`read_calendar`).
+months of its edges, which are counted from their entries. The sources of the nodes a scope
+leaves out by id (Scope.left: `node.home=false`, `not[node.id]`) are dropped from its entries,
+and found in its date listing (where their date tells the chunk) to be taken away from its
+calendar (`read_calendar`).
 """
 
 from __future__ import annotations
@@ -25,14 +26,13 @@ import heapq
 import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from app.listing import calendar
 from app.listing.calendar import INF, Role, Scope
 from app.listing.params import Page
 from app.publication import Visibility
-from app.query_plan import LISTING_ORDERS, UNDATED, Group, listing_id
+from app.query_plan import LISTING_ORDERS, UNDATED, Group, listing_id, month_span
 from app.store import Generation
 
 # (published_at, source id, realm ids, node position: in the position order only, else None,
@@ -146,28 +146,52 @@ def read_calendar(
     (Scope.left), found in its date listing: each by its (published_at, `_id`), in the chunk its
     date tells (`chunks`: the chunks read so far, the date listing's first ones read when
     missing). A source left out that the scope does not list is not found, so not taken away."""
-    if not scope.left:
-        return calendar.read(generation, scope, visibility)
-    chunks = {} if chunks is None else chunks
-    # each source in the listings of its translation, between marks just above and below its key
-    # (reading newest first: the stored order); the chunks holding them all read in one read
+    if not scope.left or scope.void:
+        return calendar.read(generation, scope, visibility, left=[])
+    left = _found_left(generation, scope, visibility, {} if chunks is None else chunks)
+    return calendar.read(generation, scope, visibility, left=left)
+
+
+class _Place(NamedTuple):
+    """Where a source left out lies: its `_id`, the scope in its translation alone, and marks
+    just above and below its key (published_at, `_id`) in the date listing (read newest first,
+    as stored)."""
+
+    source_id: int
+    scope: Scope
+    upper: Bound
+    lower: Bound
+
+
+def _found_left(
+    generation: Generation,
+    scope: Scope,
+    visibility: Visibility,
+    chunks: dict[str, dict[str, Any] | None],
+) -> list[calendar.Found]:
+    """The sources a scope leaves out by id that its date listings list, as calendar.read takes
+    them away: the first chunks of those listings in one read, then the chunk where each key
+    lies, of them all in one more (a key at a chunk's end reads the next chunk too)."""
     places = [
-        (source_id, moment, replace(scope, locales=(locale,), span=None, left=()),
-         (_dated(moment), source_id + 0.5), (_dated(moment), source_id - 0.5))
+        _Place(source_id, replace(scope, locales=(locale,), span=None, left=()),
+               (_dated(moment), source_id + 0.5), (_dated(moment), source_id - 0.5))
         for source_id, locale, moment in scope.left
     ]  # fmt: skip
-    heads = [head for _, _, one, _, _ in places for head in _heads(one, visibility, DATE)]
+    heads = [head for place in places for head in _heads(place.scope, visibility, DATE)]
     _read_missing(generation, chunks, heads)
     _read_missing(generation, chunks, [
-        chunk_id for _, _, one, upper, lower in places
-        for chunk_id in _firsts(_chunk_numbers(one, visibility, chunks, DATE, True, upper, lower),
-                                DATE)
+        chunk_id
+        for place in places
+        for chunk_id in _firsts(_chunk_numbers(place.scope, visibility, chunks, DATE, True,
+                                               place.upper, place.lower), DATE)
     ])  # fmt: skip
     found: list[calendar.Found] = []
-    for source_id, moment, one, upper, lower in places:
-        entries = _listed(generation, one, visibility, chunks, DATE, True, upper, lower)
-        found += [(moment, e[2], e[4], e[5]) for e in entries if e[1] == source_id]
-    return calendar.read(generation, scope, visibility, left=found)
+    for place in places:
+        for e in _listed(generation, place.scope, visibility, chunks, DATE, True, place.upper,
+                         place.lower):  # fmt: skip
+            if e[1] == place.source_id:  # (published_at, realm ids, visible, block)
+                found.append((None if e[0] == UNDATED else e[0], e[2], e[4], e[5]))
+    return found
 
 
 def months(generation: Generation, scope: Scope, visibility: Visibility) -> list[str]:
@@ -176,18 +200,20 @@ def months(generation: Generation, scope: Scope, visibility: Visibility) -> list
     scope leaving sources out), from that month's entries in the date listing, newest first from
     now or the month's end, to the first one kept."""
     chunks: dict[str, dict[str, Any] | None] = {}
-    found = read_calendar(generation, scope, visibility, chunks)
+    to_find = scope.left and not scope.void
+    left = _found_left(generation, scope, visibility, chunks) if to_find else []
+    found = calendar.read(generation, scope, visibility, left=left)
+    # its dates are bounds only if sources were taken away (Scope.exact_dates)
+    told = scope if left else replace(scope, left=())
 
     def published_in(month: str) -> bool:
-        year, number = int(month[:4]), int(month[5:])
-        start = datetime(year, number, 1, tzinfo=UTC)
-        end = datetime(year + number // 12, number % 12 + 1, 1, tzinfo=UTC)
+        start, end = month_span(month)
         _read_missing(generation, chunks, _heads(scope, visibility, DATE))
         entries = _kept(generation, scope, visibility, chunks, DATE, True,
                         min((end, -INF), (visibility.now, INF)), (start, -INF))  # fmt: skip
         return next(entries, None) is not None
 
-    return calendar.months(found, scope, visibility, published_in)
+    return calendar.months(found, told, visibility, published_in)
 
 
 def _read_missing(
@@ -307,13 +333,11 @@ def _kept(
     """The entries a request may list (`_listed`): published (any, in preview), in realms it may
     see, not left out by id (Scope.left)."""
     listed = _listed(generation, scope, visibility, chunks, order, descending, start, stop)
-    preview, left = visibility.preview, scope.left_ids
+    preview = visibility.preview
     kept = (
         e
         for e in listed
-        if (preview or e[0] <= visibility.now)
-        and scope.admits(e[2], e[4], e[5])
-        and e[1] not in left
+        if (preview or e[0] <= visibility.now) and scope.keeps(e[1], e[2], e[4], e[5])
     )
     return kept if order.then is None else _by_position_within_dates(kept, order.then)
 
@@ -546,9 +570,7 @@ def _scheduled(
             for moment, source_id, realms, visible, block in zip(
                 dates, head["ids"], _realms(head), _visible(head), _blocks(head), strict=True
             )
-            if moment > visibility.now
-            and scope.admits(realms, visible, block)
-            and source_id not in scope.left_ids
+            if moment > visibility.now and scope.keeps(source_id, realms, visible, block)
         )
     return count
 
