@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from app.api import hygiene
@@ -104,6 +104,12 @@ def plain_query(
     if hiding:
         query["$and"] = [calendar.hide_blocks_clause(hiding)]
     return query
+
+
+# The life of the tokens a test module mints when it is collected: longer than any run of the
+# suite (the FerretDB tier takes over an hour; a token of one hour expired before the last
+# modules ran).
+TOKEN_LIFE = timedelta(days=1)
 
 
 def on_the_index(monkeypatch) -> None:

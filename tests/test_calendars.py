@@ -16,12 +16,11 @@ from app.listing import calendar, listings
 from app.publication import Visibility
 from app.query_plan import ALL_TYPES, month_of, order_index
 from tests.conftest import JWT_SECRET, demo_site
-from tests.helpers import freeze_request_clock, node, plain_query
+from tests.helpers import TOKEN_LIFE, freeze_request_clock, node, plain_query
 
 EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
 PREVIEW = {
-    "Authorization": "Bearer "
-    + mint_token(JWT_SECRET, "ann", ["ROLE_BACKEND_USER"], timedelta(hours=1))
+    "Authorization": "Bearer " + mint_token(JWT_SECRET, "ann", ["ROLE_BACKEND_USER"], TOKEN_LIFE)
 }
 
 

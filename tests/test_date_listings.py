@@ -22,18 +22,15 @@ from app.publication import Visibility
 from app.query_plan import ALL_TYPES, ORDER_INDEXES, listing_id, order_index
 from seed.generate import generate
 from tests.conftest import JWT_SECRET, demo_site
-from tests.helpers import freeze_request_clock, node, plain_query
+from tests.helpers import TOKEN_LIFE, freeze_request_clock, node, plain_query
 
 DENY = 1  # the demo's deny realm (a password opens it)
 PREMIUM = 2  # the demo's hide_blocks realm (ROLE_PREMIUM): a page and its two content blocks
 PASSWORD = {"Authorization": "PasswordQuery letmein"}
-BEARER = {
-    "Authorization": "Bearer " + mint_token(JWT_SECRET, "ann", ["ROLE_PREMIUM"], timedelta(hours=1))
-}
+BEARER = {"Authorization": "Bearer " + mint_token(JWT_SECRET, "ann", ["ROLE_PREMIUM"], TOKEN_LIFE)}
 # an editor: `_preview=1` lists drafts, pending and undated sources (the preview listings)
 EDITOR = {
-    "Authorization": "Bearer "
-    + mint_token(JWT_SECRET, "eve", ["ROLE_BACKEND_USER"], timedelta(hours=1))
+    "Authorization": "Bearer " + mint_token(JWT_SECRET, "eve", ["ROLE_BACKEND_USER"], TOKEN_LIFE)
 }
 TAG_IDS = {
     "news": 1,

@@ -8,7 +8,7 @@ MongoDB's planner would, which index serves it.
 from __future__ import annotations
 
 import inspect
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 
@@ -17,7 +17,7 @@ from app.publication import Visibility
 from app.query_plan import INDEXES
 from app.store import WHOLE_READ_KINDS, Generation
 from tests.conftest import JWT_SECRET
-from tests.helpers import iris
+from tests.helpers import TOKEN_LIFE, iris
 from tests.index_plan import Query, bounded_fields, serving_index
 
 
@@ -30,7 +30,7 @@ ROLES = ["ROLE_BACKEND_USER", "ROLE_PREMIUM"]
 CREDENTIALS = [
     {},
     {"Authorization": "PasswordQuery letmein"},
-    {"Authorization": "Bearer " + mint_token(JWT_SECRET, "ann", ROLES, timedelta(hours=1))},
+    {"Authorization": "Bearer " + mint_token(JWT_SECRET, "ann", ROLES, TOKEN_LIFE)},
 ]
 COLLECTION_QUERIES = [
     "",

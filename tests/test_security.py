@@ -11,7 +11,7 @@ import pytest
 
 from app.auth import mint_token
 from tests.conftest import JWT_SECRET, demo_site
-from tests.helpers import get_path, node, problem_detail
+from tests.helpers import TOKEN_LIFE, get_path, node, problem_detail
 
 SITE = demo_site()
 ALL_ROLES = ["ROLE_BACKEND_USER", "ROLE_PREMIUM"]
@@ -32,7 +32,7 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def tampered() -> str:
-    header, payload, signature = mint_token(JWT_SECRET, "eve", [], timedelta(hours=1)).split(".")
+    header, payload, signature = mint_token(JWT_SECRET, "eve", [], TOKEN_LIFE).split(".")
     claims = json.loads(base64.urlsafe_b64decode(payload + "=="))
     claims["roles"] = ALL_ROLES
     forged = base64.urlsafe_b64encode(json.dumps(claims).encode()).decode().rstrip("=")
@@ -41,7 +41,7 @@ def tampered() -> str:
 
 def alg_none() -> str:
     claims = {"sub": "eve", "roles": ALL_ROLES,
-              "exp": int((datetime.now(UTC) + timedelta(hours=1)).timestamp())}  # fmt: skip
+              "exp": int((datetime.now(UTC) + TOKEN_LIFE).timestamp())}  # fmt: skip
     return jwt.encode(claims, key=None, algorithm="none")
 
 
@@ -49,8 +49,8 @@ CREDENTIALS = {
     "anonymous": {},
     "wrong password": {"Authorization": "PasswordQuery nope"},
     "right password": {"Authorization": "PasswordQuery letmein"},
-    "token without role": bearer(mint_token(JWT_SECRET, "bob", [], timedelta(hours=1))),
-    "token with role": bearer(mint_token(JWT_SECRET, "ann", ALL_ROLES, timedelta(hours=1))),
+    "token without role": bearer(mint_token(JWT_SECRET, "bob", [], TOKEN_LIFE)),
+    "token with role": bearer(mint_token(JWT_SECRET, "ann", ALL_ROLES, TOKEN_LIFE)),
     "expired token": bearer(mint_token(JWT_SECRET, "ann", ALL_ROLES, timedelta(seconds=-5))),
     "tampered token": bearer(tampered()),
     "alg none": bearer(alg_none()),
