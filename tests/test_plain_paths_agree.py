@@ -6,10 +6,10 @@ of now, undated sources, dates finer than the millisecond), statuses, visibility
 positions shuffled, small listing chunks and small listed parents. Each request (a page by number,
 a cursor walk or an archive; a tag, a tag left out, two tags (any of them, both, both left out, one
 but not the other), a listed parent, a translation, the nodes' visibility, the home node or a few
-nodes left out, a span of dates, an order; anonymous, with a realm password or an editor in
-preview) is answered at a few moments of now twice: as served, and with every plain path turned off
-(`listings.serves`, and `site_scope` in sources and archives), which reads the index. A fuzzer of
-this shape found listings ordered on finer digits than the stored dates.
+nodes left out, a span of dates, one order key or two; anonymous, with a realm password or an
+editor in preview) is answered at a few moments of now twice: as served, and with every plain path
+turned off (`listings.serves`, and `site_scope` in sources and archives), which reads the index. A
+fuzzer of this shape found listings ordered on finer digits than the stored dates.
 """
 
 from __future__ import annotations
@@ -148,7 +148,10 @@ def random_request(rng: random.Random, site: dict[str, Any], parents: list[int])
     order = None if kind == "archive" else rng.choice((None, "publishedAt", "node.position"))
     if order is not None:
         params.append((f"order[{order}]", rng.choice(("asc", "desc"))))
-    if order == "publishedAt" and rng.random() < 0.4:
+    if order is not None and kind == "page" and rng.random() < 0.25:  # the other key second
+        other = "node.position" if order == "publishedAt" else "publishedAt"
+        params.append((f"order[{other}]", rng.choice(("asc", "desc"))))
+    if kind != "archive" and rng.random() < 0.4:  # a span of dates, in any order
         moment = rng.choice(_dates(site)) + timedelta(microseconds=rng.choice((0, -500, 500)))
         bound = rng.choice(("after", "before", "strictly_after", "strictly_before"))
         params.append((f"publishedAt[{bound}]", moment.isoformat()))

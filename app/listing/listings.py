@@ -44,14 +44,16 @@ Entry = tuple[Any, int, list[int], int | None, bool, bool]
 class Order:
     """A listing order: its name in chunk ids (app.query_plan.LISTING_ORDERS says whether its
     chunks are stored descending), what its entries are ordered by (`key`), and the same key of
-    a keyset cursor's (sort value, `_id`) (`mark`, app/keyset.py). `then`: by date, the
-    direction (1, -1) of a second order key, the node's position, which orders the sources of
-    one date (then `_id` in the same direction), instead of `_id` in the date's direction."""
+    a keyset cursor's (sort value, `_id`) (`mark`, app/keyset.py). `then`: the direction (1, -1)
+    of a second order key, which orders the sources sharing the first (then `_id` in the same
+    direction) instead of `_id` in the first key's direction: by date, the node's position; by
+    position, the date (`runs`: the entry fields of the first key and of the second)."""
 
     name: str
     key: Callable[[Entry], Any]
     mark: Callable[[tuple[Any, int]], Any]
     then: int | None = None
+    runs: tuple[int, int] | None = None
 
     @property
     def stored_descending(self) -> bool:
@@ -63,25 +65,27 @@ class Order:
 
 
 # a preview cursor after an undated source carries no date (app/keyset.py): UNDATED in the listing
-DATE = Order("date", key=lambda e: e[:2], mark=lambda after: (_dated(after[0]), after[1]))
+DATE = Order(
+    "date", key=lambda e: e[:2], mark=lambda after: (_dated(after[0]), after[1]), runs=(0, 3)
+)
 # the default order's cursor value is the `_id` itself (app.keyset.decode checks it)
 DEFAULT = Order("id", key=lambda e: e[1], mark=lambda after: after[1])
-POSITION = Order("position", key=lambda e: (e[3], e[1]), mark=lambda after: after)
+POSITION = Order("position", key=lambda e: (e[3], e[1]), mark=lambda after: after, runs=(3, 0))
 BY_FIELD = {"published_at": DATE, "node.position": POSITION}
 
 
 def serves(sort: list[tuple[str, int]]) -> Order | None:
     """The listing order that answers a plain request in `sort` order (the order keys, then
-    `_id`): `publishedAt` or `node.position` alone (either direction), `publishedAt` then
-    `node.position` (the date listing, the sources of one date sorted by position: `then`), or
-    the default order (`_id` ascending); None for any other."""
+    `_id`): `publishedAt` or `node.position` alone (either direction), one then the other (the
+    first's listing, the sources sharing its value sorted by the second: `then`), or the default
+    order (`_id` ascending); None for any other."""
     if sort == [("_id", 1)]:
         return DEFAULT
     if len(sort) == 2 and sort[0][0] in BY_FIELD and sort[1] == ("_id", sort[0][1]):
         return BY_FIELD[sort[0][0]]
-    if [key for key, _ in sort] == ["published_at", "node.position", "_id"]:
+    if len(sort) == 3 and {sort[0][0], sort[1][0]} == set(BY_FIELD) and sort[2][0] == "_id":
         if sort[1][1] == sort[2][1]:
-            return replace(DATE, then=sort[1][1])
+            return replace(BY_FIELD[sort[0][0]], then=sort[1][1])
     return None
 
 
@@ -102,7 +106,7 @@ def page(
     of dates (date order only) is counted by `_span_total`."""
     if scope.void:
         return [], 0
-    heads = _heads(scope, visibility, order)
+    heads = _heads(scope, visibility, _reading(scope, order))
     dated = _heads(scope, visibility, DATE)
     chunks: dict[str, dict[str, Any] | None] = {}
     if scope.left:  # its date listing finds the sources it leaves out: read with its heads
@@ -130,8 +134,7 @@ def page(
         total = calendar.total(found, scope, visibility, scheduled)
     if page_.skip >= total or page_.size == 0:
         return [], total
-    start, stop = _window(scope, visibility, order, descending)
-    kept = _kept(generation, scope, visibility, chunks, order, descending, start, stop)
+    kept = _ordered(generation, scope, visibility, chunks, order, descending)
     ids = [e[1] for e in itertools.islice(kept, page_.skip, page_.skip + page_.size)]
     return generation.listed_in_order(ids, visibility), total
 
@@ -244,14 +247,52 @@ def cursor_page(
     if scope.void:
         return []
     chunks: dict[str, dict[str, Any] | None] = {}
-    _read_missing(generation, chunks, _heads(scope, visibility, order))
-    start, stop = _window(scope, visibility, order, descending, after)
-    kept = _kept(generation, scope, visibility, chunks, order, descending, start, stop)
+    _read_missing(generation, chunks, _heads(scope, visibility, _reading(scope, order)))
+    kept = _ordered(generation, scope, visibility, chunks, order, descending, after)
     ids = [e[1] for e in itertools.islice(kept, limit)]
     return generation.listed_in_order(ids, visibility)
 
 
 Bound = Any  # a mark in an order's key space (Order.key), exclusive
+
+
+def _reading(scope: Scope, order: Order) -> Order:
+    """The order whose listings a request reads: its own, or, for a span of dates, the date
+    order, where the span's entries are contiguous (`_ordered` sorts them in another order)."""
+    return DATE if scope.span is not None else order
+
+
+def _ordered(
+    generation: Generation,
+    scope: Scope,
+    visibility: Visibility,
+    chunks: dict[str, dict[str, Any] | None],
+    order: Order,
+    descending: bool,
+    after: tuple[Any, int] | None = None,
+) -> Iterator[Entry]:
+    """The entries a request lists (`_kept`), in its order, after a cursor's `after`: walked in
+    that order's listings, or, for a span of dates in another order (by position, the default
+    order), the span's entries in the date listing read whole (its chunks in one read) and
+    sorted: the reads follow the span's sources, not the site's. A second order key
+    (Order.then) sorts the runs of the first's values (`_runs_sorted`)."""
+    if scope.span is None or order.name == DATE.name:
+        start, stop = _window(scope, visibility, order, descending, after)
+        kept = _kept(generation, scope, visibility, chunks, order, descending, start, stop)
+    else:  # every chunk of the span in one read, then its entries sorted
+        start, stop = _window(scope, visibility, DATE, True)
+        numbers = _chunk_numbers(scope, visibility, chunks, DATE, True, start, stop)
+        _read_missing(generation, chunks, [
+            _chunk_id(key, number, DATE.name) for key, found in numbers.items() for number in found
+        ])  # fmt: skip
+        span = _kept(generation, scope, visibility, chunks, DATE, True, start, stop)
+        kept = iter(sorted(span, key=order.key, reverse=descending))
+        if after is not None:
+            mark = order.mark(after)
+            kept = itertools.dropwhile(
+                lambda e: order.key(e) >= mark if descending else order.key(e) <= mark, kept
+            )
+    return kept if order.then is None else _runs_sorted(kept, order)
 
 
 def _window(
@@ -334,12 +375,11 @@ def _kept(
     see, not left out by id (Scope.left)."""
     listed = _listed(generation, scope, visibility, chunks, order, descending, start, stop)
     preview = visibility.preview
-    kept = (
+    return (
         e
         for e in listed
         if (preview or e[0] <= visibility.now) and scope.keeps(e[1], e[2], e[4], e[5])
     )
-    return kept if order.then is None else _by_position_within_dates(kept, order.then)
 
 
 def _listed(
@@ -420,12 +460,17 @@ def _firsts(numbers: dict[Key, list[int]], order: Order) -> list[str]:
     return [_chunk_id(key, found[0], order.name) for key, found in numbers.items() if found]
 
 
-def _by_position_within_dates(entries: Iterator[Entry], direction: int) -> Iterator[Entry]:
-    """Entries in date order with the sources of each date (contiguous) sorted by node position
-    then `_id` in `direction`, as a sort on (published_at, node.position, _id) does: a run of
-    one date is read whole before it is given (runs are short: sources rarely share a date)."""
-    for _, run in itertools.groupby(entries, key=lambda e: e[0]):
-        yield from sorted(run, key=lambda e: (e[3], e[1]), reverse=direction < 0)
+def _runs_sorted(entries: Iterator[Entry], order: Order) -> Iterator[Entry]:
+    """Entries in `order` with the sources sharing its value (contiguous) sorted by the second
+    order key then `_id` in `order.then`'s direction, as a sort on (first, second, _id) does: a
+    run is read whole before it is given. By date then position, a run is the sources of one
+    date (few: sources rarely share a date); by position then date, the sources of one position
+    (one per parent at most: few under one parent or a listed one, many across a site of many
+    small parents, as many as the index would sort)."""
+    assert order.runs is not None and order.then is not None
+    first, second = order.runs
+    for _, run in itertools.groupby(entries, key=lambda e: e[first]):
+        yield from sorted(run, key=lambda e: (e[second], e[1]), reverse=order.then < 0)
 
 
 # (type or ALL_TYPES, translation, group, preview class): one listing

@@ -275,13 +275,12 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
     fields = requested(params)
     generation = context.site.generation
     next_token = None
-    # a plain scope by date, by position or in the default order: its materialised listings
-    # (of the request's visibility class) serve the page (app/listing/listings.py); by date, a
-    # range of publication dates too (contiguous in the date listing)
+    # a plain scope by date, by position, one then the other, or in the default order: its
+    # materialised listings (of the request's visibility class) serve the page
+    # (app/listing/listings.py); a range of publication dates too (contiguous in the date
+    # listing, sorted when another order is asked for)
     order = listings.serves(sort)
-    scope = site_scope(
-        query, context.site, dated=order is not None and order.name == listings.DATE.name
-    )
+    scope = site_scope(query, context.site, dated=order is not None)
     listed = scope if order is not None else None
     descending = sort[0][1] < 0
     if token is not None:
