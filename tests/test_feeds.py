@@ -59,33 +59,40 @@ def moments(site: dict) -> list[datetime]:
     return sorted({d + delta for d in dates for delta in (timedelta(0), timedelta(seconds=-1))})
 
 
-def test_a_materialised_feed_lists_what_the_index_query_lists(small_chunks):
+def test_a_materialised_feed_lists_what_the_index_query_lists(small_chunks, tier):
+    """Every case on mongomock; every 5th on FerretDB, where each indexed feed reads its range
+    whole (the cases rotate through moments, classes, translations, tags, exclusions and limits
+    there too)."""
     store, generation = small_chunks
     deny = 1
+    cases = [
+        (now, preview, locale, tags, exclude_source, denied, limit)
+        for now in moments(feed_site())
+        for preview in (False, True)
+        for locale in ("en", "fr")
+        for tags in ARTICLE_TAGS
+        for exclude_source, denied in ((None, []), (2401, [deny]))
+        for limit in (1, 3, 20)
+    ]
     checked = 0
-    for now in moments(feed_site()):
-        for preview in (False, True):
-            visibility = Visibility(now=now, preview=preview)
-            for locale in ("en", "fr"):
-                for tags in ARTICLE_TAGS:
-                    for exclude_source, denied in ((None, []), (2401, [deny])):
-                        for limit in (1, 3, 20):
-                            args = (tags, exclude_source, limit)
-                            expected = generation._indexed_feed(
-                                "Article", locale, visibility, *args, set(denied)
-                            )
-                            got = generation.feed(
-                                node_type="Article",
-                                locale=locale,
-                                visibility=visibility,
-                                tag_ids=tags,
-                                exclude_source=exclude_source,
-                                limit=limit,
-                                exclude_realms=denied,
-                            )
-                            assert got == expected, (now, preview, locale, args, denied)
-                            checked += bool(expected)
-    assert checked > 500
+    for now, preview, locale, tags, exclude_source, denied, limit in (
+        cases if tier == "mongomock" else cases[::5]
+    ):
+        visibility = Visibility(now=now, preview=preview)
+        args = (tags, exclude_source, limit)
+        expected = generation._indexed_feed("Article", locale, visibility, *args, set(denied))
+        got = generation.feed(
+            node_type="Article",
+            locale=locale,
+            visibility=visibility,
+            tag_ids=tags,
+            exclude_source=exclude_source,
+            limit=limit,
+            exclude_realms=denied,
+        )
+        assert got == expected, (now, preview, locale, args, denied)
+        checked += bool(expected)
+    assert checked > (500 if tier == "mongomock" else 100)
 
 
 def test_feeds_are_materialised_newest_first_per_visibility_class(small_chunks):
