@@ -149,8 +149,6 @@ def read_calendar(
     (Scope.left), found in its date listing: each by its (published_at, `_id`), in the chunk its
     date tells (`chunks`: the chunks read so far, the date listing's first ones read when
     missing). A source left out that the scope does not list is not found, so not taken away."""
-    if not scope.left or scope.void:
-        return calendar.read(generation, scope, visibility, left=[])
     left = _found_left(generation, scope, visibility, {} if chunks is None else chunks)
     return calendar.read(generation, scope, visibility, left=left)
 
@@ -174,7 +172,10 @@ def _found_left(
 ) -> list[calendar.Found]:
     """The sources a scope leaves out by id that its date listings list, as calendar.read takes
     them away: the first chunks of those listings in one read, then the chunk where each key
-    lies, of them all in one more (a key at a chunk's end reads the next chunk too)."""
+    lies, of them all in one more (a key at a chunk's end reads the next chunk too); none, and
+    no read, when it leaves none out or is void."""
+    if not scope.left or scope.void:
+        return []
     places = [
         _Place(source_id, replace(scope, locales=(locale,), span=None, left=()),
                (_dated(moment), source_id + 0.5), (_dated(moment), source_id - 0.5))
@@ -203,8 +204,7 @@ def months(generation: Generation, scope: Scope, visibility: Visibility) -> list
     scope leaving sources out), from that month's entries in the date listing, newest first from
     now or the month's end, to the first one kept."""
     chunks: dict[str, dict[str, Any] | None] = {}
-    to_find = scope.left and not scope.void
-    left = _found_left(generation, scope, visibility, chunks) if to_find else []
+    left = _found_left(generation, scope, visibility, chunks)
     found = calendar.read(generation, scope, visibility, left=left)
     # its dates are bounds only if sources were taken away (Scope.exact_dates)
     told = scope if left else replace(scope, left=())
