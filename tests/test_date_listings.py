@@ -866,7 +866,9 @@ def test_a_span_page_is_the_index_page_on_a_site_with_many_sources_a_month(gener
 def test_a_span_reads_the_chunks_of_its_edges_not_those_between(make_app, monkeypatch):
     """Listings of 10 entries per chunk on the generated site of 200 sources (9 chunks of English
     articles, several articles a month): an old month, and everything since a day inside it,
-    read the chunks where the span's edges, now and the page lie, never those between them."""
+    read the chunks where the span's edges, now and the page lie, never those between them; in
+    another order, the span's chunks in one read, or none when the order's first chunk holds
+    the page."""
     monkeypatch.setattr(materialised, "LISTING_CHUNK", 10)
     app = make_app(generate(sources=200, blocks=30, depth=3, menu=60, seed=1),
                    RESPONSE_CACHE=False)  # fmt: skip
@@ -888,6 +890,20 @@ def test_a_span_reads_the_chunks_of_its_edges_not_those_between(make_app, monkey
     )
     body, again = commands(client, store, by_position)
     assert again == count and whole * 3 // 4 < body["hydra:totalItems"] < whole, (again, count)
+    # a span holding the whole site, by position: the position listing's first chunk holds the
+    # page (the span's entries are not read), as without the span
+    since = "/api/articles?_locale=en&publishedAt[after]=2000-01-01&order[node.position]=asc"
+    body, walked = commands(client, store, since + "&itemsPerPage=5")
+    _, unbounded = commands(client, store, since.replace("publishedAt[after]=2000-01-01&", "")
+                            + "&itemsPerPage=5")  # fmt: skip
+    assert walked == unbounded == 4 and body["hydra:totalItems"] == whole, (walked, unbounded)
+    # an old month of both translations by position: their first chunks do not hold the page,
+    # so the walk stops at the nearest of their ends and the month's chunks are read: pointer,
+    # calendar, the chunks 0 of both orders (one read), the month's chunks (one), sources; never
+    # the listings' further chunks one by one
+    both = MONTH.replace("_locale=en&", "").replace("[publishedAt]=desc", "[node.position]=asc")
+    body, by_position = commands(client, store, both + old)
+    assert by_position == 5 and 0 < body["hydra:totalItems"] < 20, by_position
 
 
 def test_the_parents_of_many_children_are_listed_and_only_they_are_plain(small_chunks):

@@ -12,12 +12,14 @@ none of their realms is denied; the listings, which are disjoint, are merged in 
 tag's listing of the same type and translation and merges them, an entry found in both once
 (`_union`); a scope leaving a tag out reads, with each listing, the tag's listing of the same type
 and translation, and drops the entries found in both (`_less`: the tag's is a subset in the same
-order). By date, a span of publication dates
-(calendar.Span) starts at the chunk of its bound and is counted from the calendar but for the
-months of its edges, which are counted from their entries. The sources of the nodes a scope
-leaves out by id (Scope.left: `node.home=false`, `not[node.id]`) are dropped from its entries,
-and found in its date listing (where their date tells the chunk) to be taken away from its
-calendar (`read_calendar`).
+order). Two order keys (date then position, position then date) read the first key's listing
+and sort the runs of its values by the second (`_runs_sorted`). By date, a span of publication
+dates (calendar.Span) starts at the chunk of its bound and is counted from the calendar but for
+the months of its edges, which are counted from their entries; in another order, it is walked in
+that order's first chunks, else read whole from the date listing and sorted (`_ordered`). The
+sources of the nodes a scope leaves out by id (Scope.left: `node.home=false`, `not[node.id]`)
+are dropped from its entries, and found in its date listing (where their date tells the chunk)
+to be taken away from its calendar (`read_calendar`).
 """
 
 from __future__ import annotations
@@ -106,7 +108,7 @@ def page(
     of dates (date order only) is counted by `_span_total`."""
     if scope.void:
         return [], 0
-    heads = _heads(scope, visibility, _reading(scope, order))
+    heads = _first_read(scope, visibility, order)
     dated = _heads(scope, visibility, DATE)
     chunks: dict[str, dict[str, Any] | None] = {}
     if scope.left:  # its date listing finds the sources it leaves out: read with its heads
@@ -134,7 +136,8 @@ def page(
         total = calendar.total(found, scope, visibility, scheduled)
     if page_.skip >= total or page_.size == 0:
         return [], total
-    kept = _ordered(generation, scope, visibility, chunks, order, descending)
+    kept = _ordered(generation, scope, visibility, chunks, order, descending,
+                    needed=page_.skip + page_.size)  # fmt: skip
     ids = [e[1] for e in itertools.islice(kept, page_.skip, page_.skip + page_.size)]
     return generation.listed_in_order(ids, visibility), total
 
@@ -247,8 +250,8 @@ def cursor_page(
     if scope.void:
         return []
     chunks: dict[str, dict[str, Any] | None] = {}
-    _read_missing(generation, chunks, _heads(scope, visibility, _reading(scope, order)))
-    kept = _ordered(generation, scope, visibility, chunks, order, descending, after)
+    _read_missing(generation, chunks, _first_read(scope, visibility, order))
+    kept = _ordered(generation, scope, visibility, chunks, order, descending, limit, after)
     ids = [e[1] for e in itertools.islice(kept, limit)]
     return generation.listed_in_order(ids, visibility)
 
@@ -256,10 +259,13 @@ def cursor_page(
 Bound = Any  # a mark in an order's key space (Order.key), exclusive
 
 
-def _reading(scope: Scope, order: Order) -> Order:
-    """The order whose listings a request reads: its own, or, for a span of dates, the date
-    order, where the span's entries are contiguous (`_ordered` sorts them in another order)."""
-    return DATE if scope.span is not None else order
+def _first_read(scope: Scope, visibility: Visibility, order: Order) -> list[str]:
+    """The chunks 0 a page reads first, in one read: its order's listings', and, for a span of
+    dates in another order, the date listings' too, where the span lies (`_ordered`)."""
+    heads = _heads(scope, visibility, order)
+    if scope.span is not None and order.name != DATE.name:
+        heads += _heads(scope, visibility, DATE)
+    return heads
 
 
 def _ordered(
@@ -269,30 +275,82 @@ def _ordered(
     chunks: dict[str, dict[str, Any] | None],
     order: Order,
     descending: bool,
+    needed: int,
     after: tuple[Any, int] | None = None,
 ) -> Iterator[Entry]:
-    """The entries a request lists (`_kept`), in its order, after a cursor's `after`: walked in
-    that order's listings, or, for a span of dates in another order (by position, the default
-    order), the span's entries in the date listing read whole (its chunks in one read) and
-    sorted: the reads follow the span's sources, not the site's. A second order key
+    """The entries a request lists (`_kept`), in its order, after a cursor's `after`, of which it
+    takes the first `needed`: walked in that order's listings. A span of dates in another order
+    (by position, the default order) is walked there too, keeping the span's entries, as far as
+    the first chunk read of each listing reaches (`_span_walked`: a span holding much of the
+    scope); when that does not give `needed` entries, the span's entries in the date listing are
+    read whole (its chunks in one read) and sorted (a narrow span). So the reads follow the
+    page's depth or the span's sources, whichever is less, not the site's. A second order key
     (Order.then) sorts the runs of the first's values (`_runs_sorted`)."""
     if scope.span is None or order.name == DATE.name:
         start, stop = _window(scope, visibility, order, descending, after)
         kept = _kept(generation, scope, visibility, chunks, order, descending, start, stop)
-    else:  # every chunk of the span in one read, then its entries sorted
-        start, stop = _window(scope, visibility, DATE, True)
-        numbers = _chunk_numbers(scope, visibility, chunks, DATE, True, start, stop)
-        _read_missing(generation, chunks, [
-            _chunk_id(key, number, DATE.name) for key, found in numbers.items() for number in found
-        ])  # fmt: skip
-        span = _kept(generation, scope, visibility, chunks, DATE, True, start, stop)
-        kept = iter(sorted(span, key=order.key, reverse=descending))
-        if after is not None:
-            mark = order.mark(after)
-            kept = itertools.dropwhile(
-                lambda e: order.key(e) >= mark if descending else order.key(e) <= mark, kept
-            )
+        return kept if order.then is None else _runs_sorted(kept, order)
+    walked = _span_walked(generation, scope, visibility, chunks, order, descending, needed, after)
+    if walked is not None:
+        return iter(walked)
+    start, stop = _window(scope, visibility, DATE, True)
+    numbers = _chunk_numbers(scope, visibility, chunks, DATE, True, start, stop)
+    _read_missing(generation, chunks, [
+        _chunk_id(key, number, DATE.name) for key, found in numbers.items() for number in found
+    ])  # fmt: skip
+    span = _kept(generation, scope, visibility, chunks, DATE, True, start, stop)
+    kept = iter(sorted(span, key=order.key, reverse=descending))
+    if after is not None:
+        mark = order.mark(after)
+        kept = itertools.dropwhile(
+            lambda e: order.key(e) >= mark if descending else order.key(e) <= mark, kept
+        )
     return kept if order.then is None else _runs_sorted(kept, order)
+
+
+def _span_walked(
+    generation: Generation,
+    scope: Scope,
+    visibility: Visibility,
+    chunks: dict[str, dict[str, Any] | None],
+    order: Order,
+    descending: bool,
+    needed: int,
+    after: tuple[Any, int] | None,
+) -> list[Entry] | None:
+    """The first `needed` entries of a span of dates in `order` (not the date order), walked in
+    that order's listings up to the end of the first chunk read of each (the chunks where the
+    walk starts, in one read) and kept when in the span; None when that reach holds fewer and
+    a listing goes on (then the span is read: `_ordered`). Not with a second order key, whose
+    runs may go past that reach."""
+    if order.then is not None:
+        return None
+    whole = replace(scope, span=None)
+    start, stop = _window(whole, visibility, order, descending, after)
+    numbers = _chunk_numbers(whole, visibility, chunks, order, descending, start, stop)
+    _read_missing(generation, chunks, _firsts(numbers, order))
+    forward = order.forward(descending)
+    ends = [  # the last entry of each first chunk read, of a listing that goes on past it
+        order.key(next(_entries(generation, chunks, key, found[:1], order.name, not forward)))
+        for key, found in numbers.items()
+        if len(found) > 1
+    ]
+    if ends:  # no further than the nearest of them in reading order, that one included
+        mark = _beyond(max(ends) if descending else min(ends), descending)
+        stop = mark if stop is None else (max if descending else min)(stop, mark)
+    lower, upper = _window(scope, visibility, DATE, False)
+    in_span = [
+        e
+        for e in _kept(generation, whole, visibility, chunks, order, descending, start, stop)
+        if (lower is None or e[:2] > lower) and (upper is None or e[:2] < upper)
+    ]
+    return in_span if len(in_span) >= needed or not ends else None
+
+
+def _beyond(key: Any, descending: bool) -> Bound:
+    """An exclusive mark just past `key` in reading order (keys end with the source's `_id`)."""
+    shift = -0.5 if descending else 0.5
+    return key[:-1] + (key[-1] + shift,) if isinstance(key, tuple) else key + shift
 
 
 def _window(
