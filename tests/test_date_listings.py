@@ -725,7 +725,7 @@ def spans(dates: list[datetime]) -> list[dict]:
     return found
 
 
-def test_a_span_is_plain_only_for_the_date_order_and_bounds_on_dates():
+def test_a_span_is_plain_when_asked_for_and_made_of_bounds_on_dates():
     query = plain_query("Article", "en", ("node.tag_slugs", "news"), [DENY])
     day = datetime(2024, 5, 1, tzinfo=UTC)
     span = {**query, "published_at": {"$gte": day, "$lt": day + timedelta(days=31)}}
@@ -745,8 +745,19 @@ def test_a_span_is_plain_only_for_the_date_order_and_bounds_on_dates():
         assert (
             calendar.plain_scope({**query, "published_at": condition}, TAG_IDS, dated=True) is None
         )
-    # two conditions on the date (an archive and a bound) are not plain: the index answers
-    assert calendar.plain_scope({**query, "$and": [span]}, TAG_IDS, dated=True) is None
+    # several conditions on the date (`[after]` and `[before]`, an archive and a bound: from the
+    # second on, clauses of `$and`): the tightest bound on each side
+    later = day + timedelta(days=5)
+    both = {**query, "published_at": {"$gte": day, "$lt": later},
+            "$and": [{"published_at": {"$gt": day + timedelta(days=1)}},
+                     {"published_at": {"$lte": later + timedelta(days=1)}}]}  # fmt: skip
+    assert calendar.plain_scope(both, TAG_IDS, dated=True).span == calendar.Span(
+        (day + timedelta(days=1), calendar.INF), (later, -calendar.INF)
+    )
+    assert calendar.plain_scope(both, TAG_IDS) is None  # not asked for
+    for clause in ({"published_at": {"$ne": day}}, {"published_at": day},
+                   {"published_at": {"$gte": day}, "title": "x"}, span):  # fmt: skip
+        assert calendar.plain_scope({**query, "$and": [clause]}, TAG_IDS, dated=True) is None
 
 
 @pytest.mark.parametrize(
@@ -1214,6 +1225,11 @@ def test_two_order_keys_read_the_first_keys_listing():
         "/api/articles?node.parent=17&publishedAt[archive]=2024&order[node.position]=asc"
         "&itemsPerPage=2&cursor=",
         "/api/articles?publishedAt[after]=2024-01-01&itemsPerPage=0",
+        # a closed range of two parameters, an archive and a bound: by date, by position
+        "/api/articles?publishedAt[after]=2024-04-01&publishedAt[before]=2024-09-30T12:00:00%2B02:00"
+        "&order[publishedAt]=desc&itemsPerPage=2&page=2",
+        "/api/nodes_sources?publishedAt[archive]=2024&publishedAt[strictly_after]=2024-03-02"
+        "&order[node.position]=asc&_locale=en&itemsPerPage=2&cursor=",
         # position then date (a span too), date then position
         "/api/nodes_sources?order[node.position]=asc&order[publishedAt]=desc&itemsPerPage=4&page=2",
         "/api/articles?order[node.position]=desc&order[publishedAt]=asc&_locale=fr",

@@ -241,17 +241,19 @@ def _types(condition: Any) -> tuple[str, ...] | None:
     return None
 
 
-def _span(condition: Any) -> Span | None:
-    """The span of a condition on the publication date made only of bounds ($gt, $gte, $lt,
-    $lte on dates, as app.listing.filters.Date builds them); None for any other."""
-    if not isinstance(condition, dict) or not condition or not set(condition) <= set(_MARKS):
-        return None
+def _span(conditions: list[Any]) -> Span | None:
+    """The span of conditions on the publication date (all of them hold) made only of bounds
+    ($gt, $gte, $lt, $lte on dates, as app.listing.filters.Date builds them: `[archive]` two,
+    each other parameter one): the tightest bound on each side; None for any other."""
     bounds: dict[str, list[Mark]] = {"lower": [], "upper": []}
-    for operator, moment in condition.items():
-        if type(moment) is not datetime or moment.tzinfo is None:
+    for condition in conditions:
+        if not isinstance(condition, dict) or not condition or not set(condition) <= set(_MARKS):
             return None
-        side, edge = _MARKS[operator]
-        bounds[side].append((moment, edge))
+        for operator, moment in condition.items():
+            if type(moment) is not datetime or moment.tzinfo is None:
+                return None
+            side, edge = _MARKS[operator]
+            bounds[side].append((moment, edge))
     lower, upper = bounds["lower"], bounds["upper"]
     return Span(max(lower) if lower else None, min(upper) if upper else None)
 
@@ -292,18 +294,22 @@ def plain_scope(
     if not isinstance(clauses, list) or (CLAUSES in query and not clauses):
         return None
     others = []
-    for clause in clauses:  # the tag clauses (a tag path repeated, `tagGroup[]`) and the rest
+    # the date conditions, one per `publishedAt[...]` (from the second on, clauses of `$and`)
+    dates = [rest.pop(PUBLISHED_AT)] if dated and PUBLISHED_AT in rest else []
+    for clause in clauses:  # the tag clauses (a tag path repeated, `tagGroup[]`), dates, the rest
         if isinstance(clause, dict) and len(clause) == 1 and next(iter(clause)) in TAG_PATHS:
             conditions.extend(clause.items())
+        elif dated and isinstance(clause, dict) and set(clause) == {PUBLISHED_AT}:
+            dates.append(clause[PUBLISHED_AT])
         else:
             others.append(clause)
     hiding = _hiding(others) if others else frozenset()
-    span = _span(rest.pop(PUBLISHED_AT)) if dated and PUBLISHED_AT in rest else None
+    span = _span(dates) if dates else None
     parent = rest.pop(PARENT, None)
     tags = fold(conditions, tag_ids)
     if hiding is None or tags is None or not set(rest) <= PLAIN_KEYS or "locale" not in rest:
         return None
-    if (dated and PUBLISHED_AT in query and span is None) or (
+    if (dates and span is None) or (
         PARENT in query and (type(parent) is not int or parent not in parents)
     ):
         return None

@@ -105,7 +105,7 @@ def page(
     sources still to come. When the calendar shows some, the first chunks of the date listing
     count them (in another order they are read with its own first chunks, in one read), or,
     when those do not hold them all, `count_scheduled` (the indexed count). A scope with a span
-    of dates (date order only) is counted by `_span_total`."""
+    of dates (in any order) is counted by `_span_total`."""
     if scope.void:
         return [], 0
     heads = _first_read(scope, visibility, order)
@@ -246,7 +246,8 @@ def cursor_page(
     of the previous page's last member, app/keyset.py; None: the first page). No total, as on
     the index: chunk 0 of every listing of the scope in one read, whose `starts` name the chunk
     where the page begins (read next when it is not chunk 0), then the page's sources by `_id`.
-    So a page costs the same reads however deep it lies."""
+    So a page costs the same reads however deep it lies; a span of dates in another order, what
+    `_ordered` reads (a narrow one, its entries, again for each page)."""
     if scope.void:
         return []
     chunks: dict[str, dict[str, Any] | None] = {}
@@ -523,8 +524,8 @@ def _runs_sorted(entries: Iterator[Entry], order: Order) -> Iterator[Entry]:
     order key then `_id` in `order.then`'s direction, as a sort on (first, second, _id) does: a
     run is read whole before it is given. By date then position, a run is the sources of one
     date (few: sources rarely share a date); by position then date, the sources of one position
-    (one per parent at most: few under one parent or a listed one, many across a site of many
-    small parents, as many as the index would sort)."""
+    (one per parent and translation at most: few under one parent or a listed one, many across
+    a site of many small parents, as many as the index would sort)."""
     assert order.runs is not None and order.then is not None
     first, second = order.runs
     for _, run in itertools.groupby(entries, key=lambda e: e[first]):
