@@ -284,9 +284,9 @@ def _ordered(
     (by position, the default order) is walked there too, keeping the span's entries, as far as
     the first chunk read of each listing reaches (`_span_walked`: a span holding much of the
     scope); when that does not give `needed` entries, the span's entries in the date listing are
-    read whole (its chunks in one read) and sorted (a narrow span). So the reads follow the
-    page's depth or the span's sources, whichever is less, not the site's. A second order key
-    (Order.then) sorts the runs of the first's values (`_runs_sorted`)."""
+    read whole (its chunks in one read) and sorted (a narrow span, or a page lying deeper). So
+    the reads are a chunk per listing or the span's chunks, the site's only when the span holds
+    it. A second order key (Order.then) sorts the runs of the first's values (`_runs_sorted`)."""
     if scope.span is None or order.name == DATE.name:
         start, stop = _window(scope, visibility, order, descending, after)
         kept = _kept(generation, scope, visibility, chunks, order, descending, start, stop)
