@@ -21,6 +21,7 @@ from app.listing import calendar, listings, sources
 from app.listing.params import Page
 from app.publication import Visibility
 from app.query_plan import ALL_TYPES, ORDER_INDEXES, listing_id, order_index
+from app.store import Generation
 from seed.generate import generate
 from tests.conftest import JWT_SECRET, demo_site
 from tests.helpers import TOKEN_LIFE, freeze_request_clock, node, plain_query
@@ -908,13 +909,25 @@ def test_a_span_reads_the_chunks_of_its_edges_not_those_between(make_app, monkey
     _, unbounded = commands(client, store, since.replace("publishedAt[after]=2000-01-01&", "")
                             + "&itemsPerPage=5")  # fmt: skip
     assert walked == unbounded == 4 and body["hydra:totalItems"] == whole, (walked, unbounded)
-    # an old month of both translations by position: their first chunks do not hold the page,
-    # so the walk stops at the nearest of their ends and the month's chunks are read: pointer,
-    # calendar, the chunks 0 of both orders (one read), the month's chunks (one), sources; never
-    # the listings' further chunks one by one
+    # a deep page of it (25 entries: 3 chunks of 10): those chunks of the position listing in
+    # one read, not the date listing's beyond its chunk 0
+    read: list[str] = []
+    original = Generation.listing_chunks
+    monkeypatch.setattr(Generation, "listing_chunks",
+                        lambda self, ids: read.extend(ids) or original(self, ids))  # fmt: skip
+    body, deep = commands(client, store, since + "&itemsPerPage=5&page=5")
+    assert deep == 5 and len(body["hydra:member"]) == 5, deep  # pointer, calendar, 2 reads, sources
+    assert set(read) == {
+        listing_id("Article", "en", None, 0),  # the date listing's chunk 0, with the first read
+        *(listing_id("Article", "en", None, n, "position") for n in (0, 1, 2)),
+    }, read
+    # an old month of both translations by position: the chunks that would hold the page (2 of
+    # 10 entries for 15) do not, so the walk stops at the nearest of their ends and the month's
+    # chunks are read: pointer, calendar, the chunks 0 of both orders (one read), the walk's
+    # chunks 1 (one), the month's chunks (one), sources; never further chunks one by one
     both = MONTH.replace("_locale=en&", "").replace("[publishedAt]=desc", "[node.position]=asc")
     body, by_position = commands(client, store, both + old)
-    assert by_position == 5 and 0 < body["hydra:totalItems"] < 20, by_position
+    assert by_position == 6 and 0 < body["hydra:totalItems"] < 20, by_position
 
 
 def test_the_parents_of_many_children_are_listed_and_only_they_are_plain(small_chunks):

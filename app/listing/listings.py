@@ -16,10 +16,10 @@ order). Two order keys (date then position, position then date) read the first k
 and sort the runs of its values by the second (`_runs_sorted`). By date, a span of publication
 dates (calendar.Span) starts at the chunk of its bound and is counted from the calendar but for
 the months of its edges, which are counted from their entries; in another order, it is walked in
-that order's first chunks, else read whole from the date listing and sorted (`_ordered`). The
-sources of the nodes a scope leaves out by id (Scope.left: `node.home=false`, `not[node.id]`)
-are dropped from its entries, and found in its date listing (where their date tells the chunk)
-to be taken away from its calendar (`read_calendar`).
+that order's listings as far as the page's chunks, else read whole from the date listing and
+sorted (`_ordered`). The sources of the nodes a scope leaves out by id (Scope.left:
+`node.home=false`, `not[node.id]`) are dropped from its entries, and found in its date listing
+(where their date tells the chunk) to be taken away from its calendar (`read_calendar`).
 """
 
 from __future__ import annotations
@@ -282,11 +282,11 @@ def _ordered(
     """The entries a request lists (`_kept`), in its order, after a cursor's `after`, of which it
     takes the first `needed`: walked in that order's listings. A span of dates in another order
     (by position, the default order) is walked there too, keeping the span's entries, as far as
-    the first chunk read of each listing reaches (`_span_walked`: a span holding much of the
-    scope); when that does not give `needed` entries, the span's entries in the date listing are
-    read whole (its chunks in one read) and sorted (a narrow span, or a page lying deeper). So
-    the reads are a chunk per listing or the span's chunks, the site's only when the span holds
-    it. A second order key (Order.then) sorts the runs of the first's values (`_runs_sorted`)."""
+    the chunks that would hold `needed` entries reach (`_span_walked`); when they hold fewer of
+    the span's, its entries in the date listing are read whole (its chunks in one read) and
+    sorted. So the reads are the page's chunks, plus the span's when those do not hold the page
+    (a narrow span, or one whose sources come late in the order). A second order key
+    (Order.then) sorts the runs of the first's values (`_runs_sorted`)."""
     if scope.span is None or order.name == DATE.name:
         start, stop = _window(scope, visibility, order, descending, after)
         kept = _kept(generation, scope, visibility, chunks, order, descending, start, stop)
@@ -320,22 +320,31 @@ def _span_walked(
     after: tuple[Any, int] | None,
 ) -> list[Entry] | None:
     """The first `needed` entries of a span of dates in `order` (not the date order), walked in
-    that order's listings up to the end of the first chunk read of each (the chunks where the
-    walk starts, in one read) and kept when in the span; None when that reach holds fewer and
-    a listing goes on (then the span is read: `_ordered`). Not with a second order key, whose
-    runs may go past that reach."""
+    that order's listings up to the end of the chunks that would hold `needed` entries from
+    where the walk starts (all of them in one read), and kept when in the span; None when that
+    reach holds fewer and a listing goes on (then the span is read: `_ordered`). Not with a
+    second order key, whose runs may go past that reach."""
     if order.then is not None:
         return None
     whole = replace(scope, span=None)
     start, stop = _window(whole, visibility, order, descending, after)
     numbers = _chunk_numbers(whole, visibility, chunks, order, descending, start, stop)
-    _read_missing(generation, chunks, _firsts(numbers, order))
+    # as many chunks of each listing as `needed` entries fill (a chunk 0 of several chunks is
+    # full), in one read
+    heads = [chunks.get(_chunk_id(key, 0, order.name)) for key in numbers]
+    full = max((len(h["ids"]) for h in heads if h is not None and h["chunks"] > 1), default=1)
+    reach = max(1, -(-needed // full))
+    _read_missing(generation, chunks, [
+        _chunk_id(key, number, order.name) for key, found in numbers.items()
+        for number in found[:reach]
+    ])  # fmt: skip
     forward = order.forward(descending)
-    ends = [  # the last entry of each first chunk read, of a listing that goes on past it
-        order.key(next(_entries(generation, chunks, key, found[:1], order.name, not forward)))
+    ends = [  # the last entry of each listing's reach, of a listing that goes on past it
+        order.key(next(_entries(generation, chunks, key, found[reach - 1 : reach], order.name,
+                                not forward)))
         for key, found in numbers.items()
-        if len(found) > 1
-    ]
+        if len(found) > reach
+    ]  # fmt: skip
     if ends:  # no further than the nearest of them in reading order, that one included
         mark = _beyond(max(ends) if descending else min(ends), descending)
         stop = mark if stop is None else (max if descending else min)(stop, mark)
