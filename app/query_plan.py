@@ -217,13 +217,17 @@ def month_span(month: str) -> tuple[datetime, datetime]:
 
 
 # The group of a calendar or listing besides its type and translation: none, a tag id, a pair
-# of tags (pair_group), or the children of a listed parent, all of them or those with a tag
-# (parent_group).
+# of tags (pair_group), or the children of a listed parent, all of them, those with a tag or
+# those with a pair of tags (parent_group).
 Group = int | str | None
 
 
-def parent_group(parent_id: int, tag_id: int | None = None) -> str:
-    return f"parent={parent_id}" if tag_id is None else f"parent={parent_id},tag={tag_id}"
+def parent_group(parent_id: int, tag: int | str | None = None) -> str:
+    """The group of a listed parent's children: all of them, those with a tag (its id), or those
+    with a pair of tags (its pair_group)."""
+    if tag is None:
+        return f"parent={parent_id}"
+    return f"parent={parent_id},{tag}" if isinstance(tag, str) else f"parent={parent_id},tag={tag}"
 
 
 def pair_group(tag_id: int, other_id: int) -> str:

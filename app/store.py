@@ -43,7 +43,8 @@ LIVE_ID = "live"
 # listings per tag across types (`*`), and the preview class of the listings. Layout 5: the
 # calendars and listings of a listed parent's children per tag (`parent=<id>,tag=<id>`). Layout 6:
 # calendars and listings per pair of tags (`tags=<id>+<id>`) and the `tag-pairs` listing document.
-LAYOUT = 6
+# Layout 7: the same per pair of tags under each listed parent (`parent=<id>,tags=<id>+<id>`).
+LAYOUT = 7
 
 
 def layout_of(pointer: dict[str, Any]) -> int:

@@ -235,11 +235,13 @@ latest `published_at` (`first`, `last`), and the undated sources per the same gr
 id>` for the sources carrying both tags of a pair (the smaller id first; for every pair some
 source carries, when the site has at most {TAG_PAIRS_MAX} such pairs: listings, below); a listed
 parent's children (listings, below) have theirs per type and across types, `<type or
-*>|<locale>|<class>|parent=<node id>`, and per tag, `<type or *>|<locale>|<class>|parent=<node
-id>,tag=<tag id>`. Archives
+*>|<locale>|<class>|parent=<node id>`, per tag, `<type or *>|<locale>|<class>|parent=<node
+id>,tag=<tag id>`, and per pair of tags, `...|parent=<node id>,tags=<tag id>+<tag id>` (when
+pairs are listed). Archives
 and the `hydra:totalItems` of *plain* collections (no filter but the translation, the types,
-the nodes' visibility, the realms denied or hiding blocks, at most one listed parent by equality,
-and tags in one of these shapes: one tag; two tags, both (`intersect[...]`, two `tagGroup[]`: the
+the nodes' visibility, the realms denied or hiding blocks, at most one listed parent by equality
+(with any of the tag shapes: its own calendars), and tags in one of these shapes: one tag; two
+tags, both (`intersect[...]`, two `tagGroup[]`: the
 pair's calendars) or any of them (`node.nodesTags.tag.tagName[]`, one `tagGroup[]`: the first
 tag's calendars and the second's less the pair's); one or two tags left out,
 `not[node.nodesTags.tag.tagName]`, whose calendars' counts are taken away from the scope's, and a
@@ -275,7 +277,8 @@ blocks) and the positions of the entries whose node is not visible (`hidden`: `n
 is `<type>|<locale>|<tag id or ->|<chunk number>` in date order and `<type>|<locale>|<tag id or
 ->|<order>|<chunk number>` in the `id` and `position` orders (a pair's: `tags=<tag id>+<tag id>` in
 place of the tag; a listed parent's: `parent=<node id>`, `parent=<node id>,tag=<tag id>` with a
-tag); chunk 0 also holds the number of chunks (`chunks`) and the first entry of every chunk
+tag, `parent=<node id>,tags=<tag id>+<tag id>` with a pair); chunk 0 also holds the number of
+chunks (`chunks`) and the first entry of every chunk
 (`starts`: `published_at`, `ids` and, by position, `positions`, where a keyset cursor page begins),
 and exists for every scope that has a source, even when none is listed. A page by number of a plain
 collection ordered by `publishedAt` or `node.position` alone or in the default order, in preview or

@@ -313,12 +313,17 @@ def test_tag_conditions_fold_into_one_plain_shape(conditions, expected):
         {"node.tag_slugs": "news", "node.tag_ids": {"$nin": [5]}},
     ],
 )
-def test_two_tags_are_not_plain_when_the_site_lists_no_pairs_or_under_a_parent(tags):
+def test_two_tags_are_plain_when_the_site_lists_pairs_under_a_listed_parent_too(tags):
     query = {"locale": "en", **tags}
     assert calendar.plain_scope(query, TAG_IDS, pairs=True) is not None
     assert calendar.plain_scope(query, TAG_IDS) is None
-    assert calendar.plain_scope({**query, "node.parent": 17}, TAG_IDS, parents=frozenset({17}),
-                                pairs=True) is None  # fmt: skip
+    under = {**query, "node.parent": 17}
+    scope = calendar.plain_scope(under, TAG_IDS, parents=frozenset({17}), pairs=True)
+    # the parent's pair (layout 7) wherever the site's pair would be named
+    pair = {group for group in scope.groups.values() if "tags=" in str(group)}
+    assert pair == {"parent=17,tags=1+5"}, scope.groups
+    assert calendar.plain_scope(under, TAG_IDS, parents=frozenset({17})) is None  # no pairs
+    assert calendar.plain_scope(under, TAG_IDS, parents=frozenset(), pairs=True) is None
 
 
 def test_one_tag_or_one_left_out_needs_no_pairs():
@@ -443,6 +448,12 @@ def with_listed_parents(make_app):
         (ALL_TYPES, 17, ("node.tag_slugs", "market"), []),  # no child of the blog has it
         (ALL_TYPES, 17, ("node.tag_slugs", "no-such-tag"), []),
         ("Article", 17, ("node.tag_slugs", {"$nin": ["news"]}), [1]),  # its children but the news
+        # two tags under it (its pairs' calendars, layout 7): any of them, both, both left out,
+        # one but not the other
+        ("Article", 17, ("node.tag_slugs", {"$in": ["news", "featured"]}), []),
+        (ALL_TYPES, 17, ("node.tag_ids", {"$all": [1, 4]}), [1]),
+        ("Article", 17, ("node.tag_slugs", {"$nin": ["news", "featured"]}), []),
+        (ALL_TYPES, 60, ("node.tag_slugs", {"$in": ["jazz", "market"]}), []),
     ],
 )  # fmt: skip
 def test_a_listed_parents_calendars_answer_as_the_queries(

@@ -121,6 +121,9 @@ SECOND_TAG_ROWS = [
     ("node.tag_slugs", {"$nin": ["news", "featured"]}),
     ("node.tag_ids", {"$nin": [2, 3]}),
     {"node.tag_slugs": "news", "node.tag_ids": {"$nin": [4]}},
+    {"node.parent": BLOG, "node.tag_ids": {"$all": [1, 4]}},
+    {"node.parent": BLOG, "node.tag_slugs": {"$nin": ["news", "featured"]}},
+    {"node.parent": BLOG, "node.tag_slugs": "news", "node.tag_ids": {"$nin": [4]}},
 ]
 
 # (listing order, descending): by date and by position in both directions, and the default order
@@ -214,6 +217,16 @@ def check(generation, query, visibility, pages) -> int:
         ("Article", ("node.tag_slugs", {"$nin": ["news", "featured"]}), None),
         (ALL_TYPES, ("node.tag_ids", {"$nin": [2, 3]}), [PREMIUM]),
         ("Article", {"node.tag_slugs": "news", "node.tag_ids": {"$nin": [4]}}, None),
+        # two tags under a listed parent (its pairs' listings, layout 7): any of them, both,
+        # both left out, one but not the other
+        ("Article", {"node.parent": BLOG, "node.tag_slugs": {"$in": ["news", "featured"]}}, None),
+        (ALL_TYPES, {"node.parent": BLOG, "node.tag_ids": {"$all": [1, 4]}}, None),
+        ("Article", {"node.parent": BLOG, "node.tag_slugs": {"$nin": ["news", "featured"]}}, None),
+        (
+            "Article",
+            {"node.parent": BLOG, "node.tag_slugs": "news", "node.tag_ids": {"$nin": [4]}},
+            None,
+        ),
     ],
 )
 def test_a_listing_page_is_the_index_page_at_every_moment(
@@ -612,6 +625,7 @@ def cursor_walks(generation, query, visibility, page_size, order, descending):
      (ALL_TYPES, {"node.parent": BLOG, "node.tag_slugs": {"$nin": ["featured"]}}),
      ("Article", ("node.tag_slugs", {"$in": ["news", "featured"]})),  # any of two tags
      ("Article", ("node.tag_ids", {"$all": [4, 1]})),  # both
+     ("Article", {"node.parent": BLOG, "node.tag_slugs": {"$in": ["news", "featured"]}}),
      ("Article", ("node.tag_slugs", {"$nin": ["news", "featured"]})),  # two left out
      (ALL_TYPES, {"node.tag_ids": 1, "node.tag_slugs": {"$nin": ["featured"]}})],
 )  # fmt: skip
@@ -937,10 +951,13 @@ def test_the_parents_of_many_children_are_listed_and_only_they_are_plain(small_c
     chunks = generation.listing_chunks(
         [listing_id("Article", "en", "parent=17", 0), listing_id(ALL_TYPES, "fr", "parent=60", 0),
          listing_id(ALL_TYPES, "en", "parent=17,tag=4", 0),
-         listing_id(ALL_TYPES, "en", "parent=17,tag=6", 0)]  # no child of the blog has tag 6
+         listing_id(ALL_TYPES, "en", "parent=17,tag=6", 0),  # no child of the blog has tag 6
+         listing_id("Article", "en", "parent=17,tags=1+4", 0),  # a pair its children carry
+         listing_id("Article", "en", "parent=17,tags=5+6", 0)]  # and one they do not
     )  # fmt: skip
     assert sorted(chunks) == [
-        "*|en|parent=17,tag=4|0", "*|fr|parent=60|0", "Article|en|parent=17|0"
+        "*|en|parent=17,tag=4|0", "*|fr|parent=60|0", "Article|en|parent=17,tags=1+4|0",
+        "Article|en|parent=17|0",
     ]  # fmt: skip
     scope = calendar.plain_scope
     base = {"locale": "en", "type": "Article"}
@@ -954,18 +971,24 @@ def test_the_parents_of_many_children_are_listed_and_only_they_are_plain(small_c
         {"node.parent": HOME},  # 5 children: read along parent_* (at most PARENT_LISTED)
         {"node.parent": {"$in": [BLOG, ARCHIVE]}},
         {"node.parent": str(BLOG)},
-        {"node.parent": BLOG, "node.tag_ids": {"$in": [1, 4]}},  # two tags: the index (no pair
-        # of a parent is listed)
         {"node.parent": BLOG, "node.home": True},  # the home by its node id (build_query)
     ):
         assert scope({**base, **other}, TAG_IDS, parents=parents, pairs=True) is None, other
+    # two tags under it (layout 7): its pair's listings, when the site lists pairs
+    two = {**base, "node.parent": BLOG, "node.tag_ids": {"$in": [1, 4]}}
+    assert scope(two, TAG_IDS, parents=parents, pairs=True).groups == {
+        "own": "parent=17,tag=1",
+        "also": "parent=17,tag=4",
+        "overlap": "parent=17,tags=1+4",
+    }
+    assert scope(two, TAG_IDS, parents=parents) is None
 
 
 def test_a_listed_parents_pages_and_archives_read_no_index(small_chunks, monkeypatch):
-    """Pages, cursor pages, totals and archives of a listed parent's children come from its
-    calendars and listings, and so do /api/nodes_sources requests carrying the demo's
-    hide_blocks clause (anonymous) or a tag across types; a parent that is not listed is read
-    along its `parent_*` index."""
+    """Pages, cursor pages, totals and archives of a listed parent's children (with a tag, two
+    tags) come from its calendars and listings, and so do /api/nodes_sources requests carrying
+    the demo's hide_blocks clause (anonymous) or a tag across types; a parent that is not listed
+    is read along its `parent_*` index."""
     app, _, generation = small_chunks
     client = app.test_client()
     urls = [
@@ -999,6 +1022,14 @@ def test_a_listed_parents_pages_and_archives_read_no_index(small_chunks, monkeyp
         "&not[node.nodesTags.tag.tagName][]=featured&order[publishedAt]=desc&itemsPerPage=2&page=2",
         "/api/nodes_sources?node.nodesTags.tag.tagName=news&not[node.nodesTags.tag.tagName]=featured"
         "&itemsPerPage=2&cursor=",
+        # two tags under a listed parent (layout 7): any of them, both, both left out, archives
+        "/api/articles?node.parent=17&node.nodesTags.tag.tagName[]=news"
+        "&node.nodesTags.tag.tagName[]=featured&order[publishedAt]=desc&itemsPerPage=2&page=2",
+        "/api/nodes_sources?node.parent.nodeName=blog&intersect[node.nodesTags.tag][]=1"
+        "&intersect[node.nodesTags.tag][]=4&itemsPerPage=2&cursor=",
+        "/api/articles?node.parent=17&not[node.nodesTags.tag.tagName][]=news"
+        "&not[node.nodesTags.tag.tagName][]=featured&order[node.position]=asc",
+        "/api/articles/archives?node.parent=17&tagGroup[]=news,featured",
     ]
     answers = [client.get(url) for url in urls]
     on_index = index_reads(generation, monkeypatch)
@@ -1007,7 +1038,8 @@ def test_a_listed_parents_pages_and_archives_read_no_index(small_chunks, monkeyp
         assert answer.status_code == 200, url
     assert on_index == []
     assert answers[0].json["hydra:totalItems"] > 3
-    assert answers[-7].json["hydra:totalItems"] > answers[-5].json["hydra:totalItems"] > 1
+    assert answers[-11].json["hydra:totalItems"] > answers[-9].json["hydra:totalItems"] > 1
+    assert answers[-4].json["hydra:totalItems"] > 1 and answers[-3].json["hydra:member"]
     assert client.get("/api/nodes_sources?node.parent=1").status_code == 200
     assert len(on_index) == 1  # the home's 5 children: along parent_id
 

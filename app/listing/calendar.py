@@ -143,18 +143,18 @@ class Scope:
         found: dict[Role, Group] = {Role.OWN: self._group_of(self.tag)}
         if self.also is not None and self.tag is not None:
             if self.both:
-                found = {Role.OWN: pair_group(self.tag, self.also)}
+                found = {Role.OWN: self._pair_of(self.tag, self.also)}
             else:
                 found |= {Role.ALSO: self._group_of(self.also),
-                          Role.OVERLAP: pair_group(self.tag, self.also)}  # fmt: skip
+                          Role.OVERLAP: self._pair_of(self.tag, self.also)}  # fmt: skip
         if self.without is None:
             return found
         if self.tag is not None:  # its tag's sources that carry the other
-            return found | {Role.LEFT_OUT: pair_group(self.tag, self.without)}
+            return found | {Role.LEFT_OUT: self._pair_of(self.tag, self.without)}
         found[Role.LEFT_OUT] = self._group_of(self.without)
         if self.without_also is not None:
-            found |= {Role.LEFT_ALSO: self._group_of(self.without_also),
-                      Role.LEFT_OVERLAP: pair_group(self.without, self.without_also)}  # fmt: skip
+            pair = self._pair_of(self.without, self.without_also)
+            found |= {Role.LEFT_ALSO: self._group_of(self.without_also), Role.LEFT_OVERLAP: pair}
         return found
 
     @property
@@ -167,6 +167,11 @@ class Scope:
     def _group_of(self, tag: int | None) -> Group:
         """The group of a tag's sources (None: all) within its parent, if it names one."""
         return tag if self.parent is None else parent_group(self.parent, tag)
+
+    def _pair_of(self, tag: int, other: int) -> Group:
+        """The group of the sources carrying both tags, within its parent, if it names one."""
+        pair = pair_group(tag, other)
+        return pair if self.parent is None else parent_group(self.parent, pair)
 
     def keeps(self, source_id: int, realm_ids: list[int], visible: bool, block: bool) -> bool:
         """Whether the request lists this source of its listings (`admits`), not left out."""
@@ -314,7 +319,7 @@ def plain_scope(
     ):
         return None
     if (tags.also, tags.without_also) != (None, None) or None not in (tags.tag, tags.without):
-        if not pairs or parent is not None:  # a pair of tags: listed for the whole site only
+        if not pairs:  # pairs of tags (under listed parents too) are not listed on this site
             return None
     locales, node_types = _locales(rest["locale"]), _types(rest.get("type"))
     realms = rest.get("node.realm_ids", {"$nin": []})
