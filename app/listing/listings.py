@@ -296,9 +296,7 @@ def _ordered(
         return iter(walked)
     start, stop = _window(scope, visibility, DATE, True)
     numbers = _chunk_numbers(scope, visibility, chunks, DATE, True, start, stop)
-    _read_missing(generation, chunks, [
-        _chunk_id(key, number, DATE.name) for key, found in numbers.items() for number in found
-    ])  # fmt: skip
+    _read_missing(generation, chunks, _firsts(numbers, DATE, reach=None))
     span = _kept(generation, scope, visibility, chunks, DATE, True, start, stop)
     kept = iter(sorted(span, key=order.key, reverse=descending))
     if after is not None:
@@ -334,10 +332,7 @@ def _span_walked(
     heads = [chunks.get(_chunk_id(key, 0, order.name)) for key in numbers]
     full = max((len(h["ids"]) for h in heads if h is not None and h["chunks"] > 1), default=1)
     reach = max(1, -(-needed // full))
-    _read_missing(generation, chunks, [
-        _chunk_id(key, number, order.name) for key, found in numbers.items()
-        for number in found[:reach]
-    ])  # fmt: skip
+    _read_missing(generation, chunks, _firsts(numbers, order, reach))
     forward = order.forward(descending)
     ends = [  # the last entry of each listing's reach, of a listing that goes on past it
         order.key(next(_entries(generation, chunks, key, found[reach - 1 : reach], order.name,
@@ -523,9 +518,13 @@ def _chunk_numbers(
     }
 
 
-def _firsts(numbers: dict[Key, list[int]], order: Order) -> list[str]:
-    """The first chunk to read of each listing."""
-    return [_chunk_id(key, found[0], order.name) for key, found in numbers.items() if found]
+def _firsts(numbers: dict[Key, list[int]], order: Order, reach: int | None = 1) -> list[str]:
+    """The first `reach` chunks to read of each listing (None: all of them)."""
+    return [
+        _chunk_id(key, number, order.name)
+        for key, found in numbers.items()
+        for number in found[:reach]
+    ]
 
 
 def _runs_sorted(entries: Iterator[Entry], order: Order) -> Iterator[Entry]:
