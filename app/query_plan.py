@@ -193,13 +193,17 @@ ALL_TYPES = "*"
 PARENT_LISTED = CHILDREN_EMBEDDED
 LISTED_PARENTS_ID = "listed-parents"
 
-# Sources carrying two tags at once get calendars and listings per pair of tags (`pair_group`:
-# two tags any of, or both: app/listing/calendar.py) when the site has at most this many
-# pairs that some source carries; the `listings` document TAG_PAIRS_ID says whether they were
-# written (a source with k tags is listed k(k-1)/2 times more, and freely combined tags would
-# multiply the documents: above the limit, two-tag requests read the index).
+# Sources carrying two tags at once get calendars and listings per pair of tags (`tags_group`:
+# two tags any of, or both: app/listing/calendar.py) when the site has at most TAG_PAIRS_MAX
+# pairs that some source carries, and per three tags (three any of, or all three) when it also
+# has at most TAG_TRIPLES_MAX triples and no more triples carried than sources (a source with k
+# tags is listed k(k-1)/2 times more per pair, k(k-1)(k-2)/6 per triple, and freely combined
+# tags would multiply the documents: above the limits, such requests read the index). The
+# `listings` document TAG_COMBINATIONS_ID says how many tags the largest listed combination has
+# (`largest`: 1, 2 or 3).
 TAG_PAIRS_MAX = 1000
-TAG_PAIRS_ID = "tag-pairs"
+TAG_TRIPLES_MAX = 1000
+TAG_COMBINATIONS_ID = "tag-combinations"
 
 
 def month_of(moment: datetime) -> str:
@@ -216,24 +220,23 @@ def month_span(month: str) -> tuple[datetime, datetime]:
     return start, datetime(year + number // 12, number % 12 + 1, 1, tzinfo=UTC)
 
 
-# The group of a calendar or listing besides its type and translation: none, a tag id, a pair
-# of tags (pair_group), or the children of a listed parent, all of them, those with a tag or
-# those with a pair of tags (parent_group).
+# The group of a calendar or listing besides its type and translation: none, a tag id, two or
+# three tags (tags_group), or the children of a listed parent, all of them, those with a tag or
+# those with two or three tags (parent_group).
 Group = int | str | None
 
 
 def parent_group(parent_id: int, tag: int | str | None = None) -> str:
     """The group of a listed parent's children: all of them, those with a tag (its id), or those
-    with a pair of tags (its pair_group)."""
+    with two or three tags (their tags_group)."""
     if tag is None:
         return f"parent={parent_id}"
     return f"parent={parent_id},{tag}" if isinstance(tag, str) else f"parent={parent_id},tag={tag}"
 
 
-def pair_group(tag_id: int, other_id: int) -> str:
-    """The group of the sources carrying both tags (in either order)."""
-    first, second = sorted((tag_id, other_id))
-    return f"tags={first}+{second}"
+def tags_group(*tag_ids: int) -> str:
+    """The group of the sources carrying all these tags (two or three, in any order)."""
+    return "tags=" + "+".join(str(tag_id) for tag_id in sorted(tag_ids))
 
 
 def calendar_id(node_type: str, locale: str, *, preview: bool, group: Group = None) -> str:

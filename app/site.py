@@ -164,8 +164,9 @@ class SiteModel:
     tags: list[dict[str, Any]] = field(default_factory=list)
     # Parents whose children have calendars and listings of their own (query_plan.PARENT_LISTED).
     listed_parents: frozenset[int] = frozenset()
-    # Whether pairs of tags have calendars and listings (query_plan.TAG_PAIRS_MAX).
-    tag_pairs: bool = False
+    # How many tags the largest combinations of tags with calendars and listings have (1: none,
+    # 2: pairs, 3: triples too; query_plan.TAG_PAIRS_MAX).
+    tag_combinations: int = 1
     # Future published_at values, sorted: public responses change by themselves at these moments.
     publication_times: list[datetime] = field(default_factory=list)
     cache: dict[Any, Any] = field(default_factory=dict)
@@ -224,7 +225,7 @@ class SiteModel:
             tag_ids={t["slug"]: t["_id"] for t in tags},
             tags=tags,
             listed_parents=generation.listed_parents(),
-            tag_pairs=generation.tag_pairs(),
+            tag_combinations=generation.tag_combinations(),
             publication_times=generation.publication_times_after(datetime.now(UTC)),
         )
 

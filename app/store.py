@@ -19,7 +19,7 @@ from app.query_plan import (
     ID_INDEX,
     INDEXES,
     LISTED_PARENTS_ID,
-    TAG_PAIRS_ID,
+    TAG_COMBINATIONS_ID,
     Group,
     calendar_id,
     combined,
@@ -44,7 +44,9 @@ LIVE_ID = "live"
 # calendars and listings of a listed parent's children per tag (`parent=<id>,tag=<id>`). Layout 6:
 # calendars and listings per pair of tags (`tags=<id>+<id>`) and the `tag-pairs` listing document.
 # Layout 7: the same per pair of tags under each listed parent (`parent=<id>,tags=<id>+<id>`).
-LAYOUT = 7
+# Layout 8: calendars and listings per three tags (`tags=<id>+<id>+<id>`, under listed parents
+# too) and the `tag-combinations` listing document in place of `tag-pairs`.
+LAYOUT = 8
 
 
 def layout_of(pointer: dict[str, Any]) -> int:
@@ -315,10 +317,11 @@ class Generation:
         found = self._one("listings", {"_id": LISTED_PARENTS_ID}, ID_INDEX)
         return frozenset(found["ids"]) if found else frozenset()
 
-    def tag_pairs(self) -> bool:
-        """Whether pairs of tags have calendars and listings (query_plan.TAG_PAIRS_MAX)."""
-        found = self._one("listings", {"_id": TAG_PAIRS_ID}, ID_INDEX)
-        return bool(found and found["listed"])
+    def tag_combinations(self) -> int:
+        """How many tags the largest combinations of tags with calendars and listings have: 1
+        (none), 2 (pairs) or 3 (triples too: query_plan.TAG_TRIPLES_MAX)."""
+        found = self._one("listings", {"_id": TAG_COMBINATIONS_ID}, ID_INDEX)
+        return found["largest"] if found else 1
 
     def listing_chunks(self, chunk_ids: list[str]) -> dict[str, dict[str, Any]]:
         """Chunks of materialised listings (app/fixture/listings.py) by `_id`, in one read; a

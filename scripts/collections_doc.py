@@ -28,8 +28,9 @@ from app.query_plan import (
     LISTED_PARENTS_ID,
     LISTING_CHUNK,
     PARENT_LISTED,
-    TAG_PAIRS_ID,
+    TAG_COMBINATIONS_ID,
     TAG_PAIRS_MAX,
+    TAG_TRIPLES_MAX,
 )
 from app.store import KINDS, LIVE_ID, SITE, Store, collection_name
 
@@ -222,7 +223,7 @@ word by `_id`, keeps per word the first 200 entries the request may see and read
 chunk only while it has fewer (at most 4 chunks), ranks those candidates and reads the page's
 sources from `sources` by `_id` `$in`. So a search costs what its words' first chunks weigh,
 whatever the number of sources holding them (docs/performance.md, bounded search).""",
-    "calendars": """\
+    "calendars": f"""\
 Materialised calendars (app/fixture/calendars.py): for each node type and translation, for each
 translation across types (`*`), and for each node type (and `*`), translation and tag that a source
 of that type and translation carries, and each visibility class (`public`: published; `preview`:
@@ -233,17 +234,21 @@ latest `published_at` (`first`, `last`), and the undated sources per the same gr
 (`undated`). `_id` is `<type>|<locale>|<class>`, and
 `<type>|<locale>|<class>|tag=<tag id>` for a tag, `<type>|<locale>|<class>|tags=<tag id>+<tag
 id>` for the sources carrying both tags of a pair (the smaller id first; for every pair some
-source carries, when the site has at most {TAG_PAIRS_MAX} such pairs: listings, below); a listed
-parent's children (listings, below) have theirs per type and across types, `<type or
+source carries, when the site has at most {TAG_PAIRS_MAX} such pairs: listings, below),
+`...|tags=<tag id>+<tag id>+<tag id>` for those carrying all three of a triple (when the site
+also has at most {TAG_TRIPLES_MAX} triples, carried no more times than there are sources); a
+listed parent's children (listings, below) have theirs per type and across types, `<type or
 *>|<locale>|<class>|parent=<node id>`, per tag, `<type or *>|<locale>|<class>|parent=<node
-id>,tag=<tag id>`, and per pair of tags, `...|parent=<node id>,tags=<tag id>+<tag id>` (when
-pairs are listed). Archives
+id>,tag=<tag id>`, and per pair and triple of tags, `...|parent=<node id>,tags=<tag id>+<tag
+id>` (when those are listed). Archives
 and the `hydra:totalItems` of *plain* collections (no filter but the translation, the types,
 the nodes' visibility, the realms denied or hiding blocks, at most one listed parent by equality
 (with any of the tag shapes: its own calendars), and tags in one of these shapes: one tag; two
 tags, both (`intersect[...]`, two `tagGroup[]`: the
 pair's calendars) or any of them (`node.nodesTags.tag.tagName[]`, one `tagGroup[]`: the first
-tag's calendars and the second's less the pair's); one or two tags left out,
+tag's calendars and the second's less the pair's); three tags, all of them (the triple's) or any
+of them (as two, plus the third's less its pairs with the others, plus the triple's); one or two
+tags left out,
 `not[node.nodesTags.tag.tagName]`, whose calendars' counts are taken away from the scope's, and a
 tag with another left out, less the pair's), for totals, and for archives when their date bounds
 tell the months (below):
@@ -261,9 +266,10 @@ chunks (below) or one indexed count give only when an allowed `last` is after no
 query `sources` (docs/performance.md, bounded counts and archives).""",
     "listings": f"""\
 Materialised listings (app/fixture/listings.py): for each node type (and across types, `*`),
-translation and tag (or no tag) or pair of tags (as the calendars), and, for each *listed parent* (a
-node with more than {PARENT_LISTED} children: a blog), per type and across types, its children, all
-of them and per tag, and for each visibility class, the sources a collection lists (public: the
+translation and tag (or no tag) or pair or triple of tags (as the calendars), and, for each
+*listed parent* (a node with more than {PARENT_LISTED} children: a blog), per type and across
+types, its children, all of them, per tag and per pair or triple of tags, and for each
+visibility class, the sources a collection lists (public: the
 published sources that have a `published_at`; preview, `|preview` after the group in the `_id`:
 draft, pending and published sources, an undated one, its `published_at` null, before every date),
 in three orders: `date`, newest first (`published_at` then `_id`, descending: the `feed` index
@@ -276,8 +282,9 @@ reachable>}}`, documents, as FerretDB stores no arrays of arrays; a `hide_blocks
 blocks) and the positions of the entries whose node is not visible (`hidden`: `node.visible`). `_id`
 is `<type>|<locale>|<tag id or ->|<chunk number>` in date order and `<type>|<locale>|<tag id or
 ->|<order>|<chunk number>` in the `id` and `position` orders (a pair's: `tags=<tag id>+<tag id>` in
-place of the tag; a listed parent's: `parent=<node id>`, `parent=<node id>,tag=<tag id>` with a
-tag, `parent=<node id>,tags=<tag id>+<tag id>` with a pair); chunk 0 also holds the number of
+place of the tag, a triple's `tags=<tag id>+<tag id>+<tag id>`; a listed parent's: `parent=<node
+id>`, `parent=<node id>,tag=<tag id>` with a tag, `parent=<node id>,tags=<tag id>+<tag id>` with a
+pair); chunk 0 also holds the number of
 chunks (`chunks`) and the first entry of every chunk
 (`starts`: `published_at`, `ids` and, by position, `positions`, where a keyset cursor page begins),
 and exists for every scope that has a source, even when none is listed. A page by number of a plain
@@ -289,17 +296,21 @@ come: they count them; an ascending date order then reads the last chunks), keep
 now whose realms the request may see (and whose visibility it asks for), merges those listings in
 order, skips to the page, reads further chunks only when the page lies deeper, and reads the page's
 sources from `sources` by `_id` `$in`; its total comes from the calendars. A `cursor=` page reads
-chunk 0, the chunk its `starts` name, then its sources. Two tags, any of them, read both tags'
-listings and merge them, a source carrying both once; both tags read the pair's. A page by date
+chunk 0, the chunk its `starts` name, then its sources. Two or three tags, any of them, read each
+tag's listings and merge them, a source carrying several once; all of them read the pair's or the
+triple's. A page by date
 filtered by a span of publication dates (`publishedAt[after]`, `[archive]`...) starts at the chunk
 its `starts` name for the span's bound, and counts the months of the span's edges from their entries
 (the months between from the calendars). So such a page costs the same few reads whatever the size
 of the site (docs/performance.md, bounded listed pages). One more document, `{{_id:
 "{LISTED_PARENTS_ID}", ids: [...]}}`, lists the listed parents (none in the demo site: its largest
 parent has 13 children); the site model reads it once per generation, and a `node.parent` request
-for one of them (or for its `node.parent.nodeName`) is plain. Another, `{{_id: "{TAG_PAIRS_ID}",
-listed: <bool>}}`, says whether pairs of tags have calendars and listings (false when the sources
-carry more than {TAG_PAIRS_MAX} pairs of tags: two-tag requests then query `sources`).""",
+for one of them (or for its `node.parent.nodeName`) is plain. Another, `{{_id:
+"{TAG_COMBINATIONS_ID}", largest: <1, 2 or 3>}}`, says how many tags the largest combinations of
+tags with calendars and listings have: 3 when pairs and triples have them, 2 when pairs only (the
+sources carry more than {TAG_TRIPLES_MAX} triples of tags, or carry triples more times than there
+are sources: three-tag requests then query `sources`), 1 when none (more than {TAG_PAIRS_MAX}
+pairs: two-tag requests query `sources` too).""",
     "children": f"""\
 The walker children of a listing node that has more than {CHILDREN_EMBEDDED} of them (a blog of
 thousands of articles), by position: `{{_id: <node id>, ids: [...]}}`. Its sources have
@@ -325,14 +336,19 @@ EXAMPLES: dict[str, list[Any]] = {
     "paths": ["/about", "/old-about"],
     "feeds": ["Article|fr|1|public|0"],
     "postings": ["quartet|en|public|0"],
-    "calendars": ["Article|en|public", "Article|en|public|tag=5", "Article|en|public|tags=1+4"],
+    "calendars": [
+        "Article|en|public",
+        "Article|en|public|tag=5",
+        "Article|en|public|tags=1+4",
+        "Article|en|public|tags=2+3+5",
+    ],
     "listings": [
         "Article|en|5|0",
         "Article|en|5|id|0",
         "Article|en|5|position|0",
         "Article|en|tags=1+4|0",
         LISTED_PARENTS_ID,
-        TAG_PAIRS_ID,
+        TAG_COMBINATIONS_ID,
     ],
     "children": [],  # the demo site has no listing node that large
 }

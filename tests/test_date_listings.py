@@ -111,8 +111,8 @@ def sample(cases: list, tier: str, step: int = 12) -> list:
     return cases if tier == "mongomock" else cases[::step]
 
 
-# rows of the page comparison run on the mongomock tier only (two tags: the first such row runs on
-# FerretDB, whose reads these repeat)
+# rows of the page comparison run on the mongomock tier only (two or three tags: the first row of
+# each runs on FerretDB, whose reads these repeat)
 SECOND_TAG_ROWS = [
     ("node.tag_ids", {"$in": [3, 2]}),
     ("node.tag_slugs", {"$in": ["jazz", "market"]}),
@@ -124,6 +124,16 @@ SECOND_TAG_ROWS = [
     {"node.parent": BLOG, "node.tag_ids": {"$all": [1, 4]}},
     {"node.parent": BLOG, "node.tag_slugs": {"$nin": ["news", "featured"]}},
     {"node.parent": BLOG, "node.tag_slugs": "news", "node.tag_ids": {"$nin": [4]}},
+    ("node.tag_ids", {"$in": [5, 4, 3]}),
+    ("node.tag_slugs", {"$all": ["events", "culture", "jazz"]}),
+    {"node.parent": ARCHIVE, "node.tag_ids": {"$in": [2, 3, 5]}},
+    {"node.parent": ARCHIVE, "node.tag_slugs": {"$all": ["jazz", "events", "culture"]}},
+    {"node.tag_slugs": {"$in": ["events", "jazz"]}, "node.tag_ids": {"$nin": [3]}},
+    {"node.tag_slugs": {"$in": ["culture", "jazz"]}, "node.tag_ids": 2},
+    {"node.tag_slugs": {"$in": ["featured", "culture"]}, "node.tag_ids": 2},
+    {"node.tag_ids": {"$all": [2, 3]}, "node.tag_slugs": {"$nin": ["jazz"]}},
+    {"node.tag_slugs": "events", "node.tag_ids": {"$nin": [3, 5]}},
+    {"node.parent": ARCHIVE, "node.tag_slugs": {"$in": ["culture", "jazz"]}, "node.tag_ids": 2},
 ]
 
 # (listing order, descending): by date and by position in both directions, and the default order
@@ -153,7 +163,7 @@ def by_index(generation, query, visibility, page, order, descending):
 
 def by_listing(generation, query, visibility, page, order, descending):
     parents = generation.listed_parents()
-    scope = calendar.plain_scope(query, TAG_IDS, dated=True, parents=parents, pairs=True)
+    scope = calendar.plain_scope(query, TAG_IDS, dated=True, parents=parents, combinations=3)
     assert scope is not None
     index = order_index(query, "published_at")
     return listings.page(
@@ -227,6 +237,43 @@ def check(generation, query, visibility, pages) -> int:
             {"node.parent": BLOG, "node.tag_slugs": "news", "node.tag_ids": {"$nin": [4]}},
             None,
         ),
+        # three tags (layout 8), any of them (three listings merged, an entry in several once)
+        # or all three (the three's listing), under a listed parent too; the demo's events,
+        # culture and jazz share articles two by two and one article carries all three
+        ("Article", ("node.tag_slugs", {"$in": ["events", "culture", "jazz"]}), None),
+        (ALL_TYPES, ("node.tag_ids", {"$in": [5, 4, 3]}), [PREMIUM]),  # jazz alone, too
+        ("Article", ("node.tag_slugs", {"$all": ["events", "culture", "jazz"]}), None),
+        (ALL_TYPES, {"node.parent": ARCHIVE, "node.tag_ids": {"$in": [2, 3, 5]}}, None),
+        (
+            "Article",
+            {"node.parent": ARCHIVE, "node.tag_slugs": {"$all": ["jazz", "events", "culture"]}},
+            None,
+        ),
+        # any of two and a third (the pairs of each with the third merged), any of two with a
+        # third left out, both with a third left out, one with two left out (each listing less
+        # the pairs of what it lists with what it leaves out)
+        ("Article", {"node.tag_slugs": {"$in": ["culture", "jazz"]}, "node.tag_ids": 2}, None),
+        ("Article", {"node.tag_slugs": {"$in": ["featured", "culture"]}, "node.tag_ids": 2}, None),
+        (
+            "Article",
+            {"node.tag_slugs": {"$in": ["events", "jazz"]}, "node.tag_ids": {"$nin": [3]}},
+            None,
+        ),  # fmt: skip
+        (
+            ALL_TYPES,
+            {"node.tag_ids": {"$all": [2, 3]}, "node.tag_slugs": {"$nin": ["jazz"]}},
+            [PREMIUM],
+        ),  # fmt: skip
+        ("Article", {"node.tag_slugs": "events", "node.tag_ids": {"$nin": [3, 5]}}, None),
+        (
+            ALL_TYPES,
+            {
+                "node.parent": ARCHIVE,
+                "node.tag_slugs": {"$in": ["culture", "jazz"]},
+                "node.tag_ids": 2,
+            },
+            None,
+        ),  # fmt: skip
     ],
 )
 def test_a_listing_page_is_the_index_page_at_every_moment(
@@ -491,6 +538,14 @@ URLS = [
     "/api/articles?node.parent=17&not[node.nodesTags.tag.tagName]=featured&itemsPerPage=3&page=2",
     "/api/articles/archives?not[node.nodesTags.tag.tagName]=news",
     "/api/articles?not[node.nodesTags.tag.tagName][]=news&not[node.nodesTags.tag.tagName][]=jazz",
+    # three tags (layout 8): any of them, all three, under a listed parent, in a span
+    "/api/articles?node.nodesTags.tag.tagName[]=culture&node.nodesTags.tag.tagName[]=jazz"
+    "&node.nodesTags.tag.tagName[]=featured&order[publishedAt]=desc&itemsPerPage=2&page=2",
+    "/api/nodes_sources?tagGroup[]=events,culture,jazz&order[node.position]=asc&_locale=en",
+    "/api/articles?intersect[node.nodesTags.tag][]=2&intersect[node.nodesTags.tag][]=3"
+    "&intersect[node.nodesTags.tag][]=/api/tags/5",
+    "/api/articles?node.parent=60&tagGroup[]=events,culture,jazz&publishedAt[archive]=2024"
+    "&order[publishedAt]=asc",
     # /api/nodes_sources: the hide_blocks clause (no ROLE_PREMIUM) and a tag across types
     "/api/nodes_sources?_locale=en&order[publishedAt]=desc&itemsPerPage=4&page=2",
     "/api/nodes_sources?itemsPerPage=5&page=4",
@@ -600,7 +655,7 @@ def cursor_walks(generation, query, visibility, page_size, order, descending):
     sort, key = index_sort(order, descending)
     index = order_index(query, key)
     parents = generation.listed_parents()
-    scope = calendar.plain_scope(query, TAG_IDS, dated=True, parents=parents, pairs=True)
+    scope = calendar.plain_scope(query, TAG_IDS, dated=True, parents=parents, combinations=2)
     assert scope is not None
 
     def by_index_read(after, limit):
@@ -973,10 +1028,10 @@ def test_the_parents_of_many_children_are_listed_and_only_they_are_plain(small_c
         {"node.parent": str(BLOG)},
         {"node.parent": BLOG, "node.home": True},  # the home by its node id (build_query)
     ):
-        assert scope({**base, **other}, TAG_IDS, parents=parents, pairs=True) is None, other
+        assert scope({**base, **other}, TAG_IDS, parents=parents, combinations=2) is None, other
     # two tags under it (layout 7): its pair's listings, when the site lists pairs
     two = {**base, "node.parent": BLOG, "node.tag_ids": {"$in": [1, 4]}}
-    assert scope(two, TAG_IDS, parents=parents, pairs=True).groups == {
+    assert scope(two, TAG_IDS, parents=parents, combinations=2).groups == {
         "own": "parent=17,tag=1",
         "also": "parent=17,tag=4",
         "overlap": "parent=17,tags=1+4",
@@ -1004,6 +1059,14 @@ def test_a_listed_parents_pages_and_archives_read_no_index(small_chunks, monkeyp
         "/api/articles?node.parent=17&node.nodesTags.tag.tagName=news&itemsPerPage=2&page=2",
         "/api/nodes_sources?node.parent=60&node.nodesTags.tag=/api/tags/1&order[publishedAt]=asc",
         "/api/articles/archives?node.parent=17&node.nodesTags.tag.tagName=featured",
+        # three tags (layout 8): any of them, all three, under a listed parent, archives
+        "/api/articles?node.nodesTags.tag.tagName[]=culture&node.nodesTags.tag.tagName[]=jazz"
+        "&node.nodesTags.tag.tagName[]=featured&itemsPerPage=2&cursor=",
+        "/api/nodes_sources?intersect[node.nodesTags.tag][]=2&intersect[node.nodesTags.tag][]=3"
+        "&intersect[node.nodesTags.tag][]=5&order[publishedAt]=desc",
+        "/api/articles?node.parent=60&tagGroup[]=events,culture,jazz&order[node.position]=asc",
+        "/api/articles/archives?tagGroup[]=culture,jazz,featured",
+        "/api/articles/archives?node.parent=60&tagGroup[]=events&tagGroup[]=jazz&tagGroup[]=culture",
         # a tag left out: pages and cursor pages (its archive reads the index)
         "/api/articles?not[node.nodesTags.tag.tagName]=news&order[publishedAt]=asc&page=2"
         "&itemsPerPage=2",
@@ -1131,9 +1194,9 @@ def test_a_date_whose_offset_has_digits_below_the_millisecond_is_stored_at_its_i
 
 
 def test_a_site_of_more_pairs_of_tags_than_the_limit_lists_none(make_app, monkeypatch):
-    """Above TAG_PAIRS_MAX pairs of tags carried by some source, no pair has calendars or
-    listings (the `tag-pairs` document says so): two-tag requests read the index, and answer
-    what they answer with pairs listed."""
+    """Above TAG_PAIRS_MAX pairs of tags carried by some source, no pair (nor triple) has
+    calendars or listings (the `tag-combinations` document says so): two-tag requests read the
+    index, and answer what they answer with pairs listed."""
     urls = [
         "/api/articles?node.nodesTags.tag.tagName[]=news&node.nodesTags.tag.tagName[]=featured"
         "&order[publishedAt]=desc&itemsPerPage=3&page=2",
@@ -1148,17 +1211,67 @@ def test_a_site_of_more_pairs_of_tags_than_the_limit_lists_none(make_app, monkey
         app = make_app(listing_site(), RESPONSE_CACHE=False)
     with listed.app_context():
         store = get_store()
-        assert store.generation(store.live()["version"]).tag_pairs()
+        assert store.generation(store.live()["version"]).tag_combinations() == 3
     with app.app_context():
         store = get_store()
         generation = store.generation(store.live()["version"])
-        assert not generation.tag_pairs()
+        assert generation.tag_combinations() == 1
         pairs = generation.listing_chunks([listing_id("Article", "en", "tags=1+4", 0)])
         assert pairs == {}
         on_index = index_reads(generation, monkeypatch)
         assert [app.test_client().get(url).json for url in urls] == expected
         assert len(on_index) >= len(urls)
     assert expected[0]["hydra:totalItems"] > 3 and expected[1]["hydra:totalItems"] > 0
+
+
+def test_a_site_of_more_triples_of_tags_than_the_limit_lists_pairs_only(make_app, monkeypatch):
+    """Above TAG_TRIPLES_MAX triples of tags carried by some source, pairs have calendars and
+    listings but no triple: three-tag requests read the index, and answer what they answer
+    with triples listed."""
+    urls = [
+        "/api/articles?node.nodesTags.tag.tagName[]=culture&node.nodesTags.tag.tagName[]=jazz"
+        "&node.nodesTags.tag.tagName[]=featured&order[publishedAt]=desc&itemsPerPage=2&page=2",
+        "/api/nodes_sources?intersect[node.nodesTags.tag][]=2&intersect[node.nodesTags.tag][]=3"
+        "&intersect[node.nodesTags.tag][]=5",
+        "/api/articles/archives?tagGroup[]=jazz,events,culture",
+    ]
+    with monkeypatch.context() as patch:  # the demo's nodes carry 1 triple of tags: at the limit
+        patch.setattr(materialised, "TAG_TRIPLES_MAX", 1)
+        listed = make_app(listing_site(), RESPONSE_CACHE=False)
+        expected = [listed.test_client().get(url).json for url in urls]
+        patch.setattr(materialised, "TAG_TRIPLES_MAX", 0)  # above it
+        app = make_app(listing_site(), RESPONSE_CACHE=False)
+    with listed.app_context():
+        generation = get_store().generation(get_store().live()["version"])
+        assert generation.tag_combinations() == 3
+        on_index = index_reads(generation, monkeypatch)
+        assert [listed.test_client().get(url).json for url in urls] == expected
+        assert on_index == []
+    with app.app_context():
+        generation = get_store().generation(get_store().live()["version"])
+        assert generation.tag_combinations() == 2
+        triple = listing_id("Article", "en", "tags=2+3+5", 0)
+        assert generation.listing_chunks([triple]) == {}
+        on_index = index_reads(generation, monkeypatch)
+        assert [app.test_client().get(url).json for url in urls] == expected
+        assert len(on_index) >= len(urls)
+    # the article of all three tags, in its two translations
+    assert expected[0]["hydra:totalItems"] > 2 and expected[1]["hydra:totalItems"] == 2
+
+
+@pytest.mark.parametrize(
+    ("tags", "largest"),
+    [
+        ([[1], [2, 3]], 2),  # no triple: pairs
+        ([[1, 2, 3], [2, 3], [4]], 3),  # one triple carried, three sources
+        ([[1, 2, 3, 4], [5]], 2),  # four triples carried by two sources: more than sources
+        ([[1, 2, 3, 4]] + [[]] * 3, 3),  # four triples carried, four sources
+        ([[]], 2),  # no tags
+    ],
+)
+def test_triples_are_listed_when_they_are_few_and_carried_no_more_than_sources(tags, largest):
+    sources = [{"node": {"tag_ids": ids}} for ids in tags]
+    assert materialised.tag_combinations(sources) == largest
 
 
 @pytest.mark.parametrize(
@@ -1186,7 +1299,7 @@ def test_sources_to_come_are_counted_from_the_first_chunks_of_every_group(make_a
         for number, now in enumerate(sample(moments(listing_site()), tier, step=3)):
             visibility = Visibility(now=now, preview=number % 4 == 3)
             query = plain_query(ALL_TYPES, {"$in": ["en", "fr"]}, tags, [DENY][: number % 2])
-            scope = calendar.plain_scope(query, TAG_IDS, dated=True, pairs=True)
+            scope = calendar.plain_scope(query, TAG_IDS, dated=True, combinations=2)
             found = calendar.read(generation, scope, visibility)
             to_come += calendar.to_come(found, scope, visibility)
             for order in (listings.DATE, listings.DEFAULT):
@@ -1224,7 +1337,7 @@ def test_two_order_keys_sort_the_runs_of_the_first_keys_listing(small_chunks, ti
         for first, second in ((-1, 1), (1, 1), (-1, -1), (1, -1)):
             sort = [(keys[0], first), (keys[1], second), ("_id", second)]
             order = listings.serves(sort)
-            scope = calendar.plain_scope(query, TAG_IDS, dated=True, pairs=True)
+            scope = calendar.plain_scope(query, TAG_IDS, dated=True, combinations=2)
             for page in (Page(1, 4), Page(2, 3), Page(5, 2)):
                 expected = generation.sources_page(
                     query, visibility, sort=sort, skip=page.skip, limit=page.size,

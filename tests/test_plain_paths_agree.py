@@ -1,15 +1,16 @@
-"""Plain requests, answered from the materialised calendars and listings, answer as the index
-does: a differential test over random sites and random requests, with fixed seeds.
+"""Plain requests, answered from the materialised calendars and listings, answer as the index does:
+a differential test over random sites and random requests, with fixed seeds.
 
 Each site is the generated site or the demo, with dates moved onto a small pool (ties, dates ahead
-of now, undated sources, dates finer than the millisecond), statuses, visibility, tags and
-positions shuffled, small listing chunks and small listed parents. Each request (a page by number,
-a cursor walk or an archive; a tag, a tag left out, two tags (any of them, both, both left out, one
-but not the other), a listed parent, a translation, the nodes' visibility, the home node or a few
-nodes left out, a span of dates, one order key or two; anonymous, with a realm password or an
-editor in preview) is answered at a few moments of now twice: as served, and with every plain path
-turned off (`listings.serves`, and `site_scope` in sources and archives), which reads the index. A
-fuzzer of this shape found listings ordered on finer digits than the stored dates.
+of now, undated sources, dates finer than the millisecond), statuses, visibility, tags and positions
+shuffled, small listing chunks and small listed parents. Each request (a page by number, a cursor
+walk or an archive; a tag, a tag left out, two tags (any of them, both, both left out, one but not
+the other), three tags (any of them, all three, any of two and a third, two and a third left out,
+one and two left out), a listed parent, a translation, the nodes' visibility, the home node or a few
+nodes left out, a span of dates, one order key or two; anonymous, with a realm password or an editor
+in preview) is answered at a few moments of now twice: as served, and with every plain path turned
+off (`listings.serves`, and `site_scope` in sources and archives), which reads the index. A fuzzer
+of this shape found listings ordered on finer digits than the stored dates.
 """
 
 from __future__ import annotations
@@ -106,14 +107,48 @@ def random_request(rng: random.Random, site: dict[str, Any], parents: list[int])
     if parents and rng.random() < 0.5:
         params.append(("node.parent", str(rng.choice(parents))))
     shape = rng.choice(("tag", "tag id", "left out", "none", "any of two", "both", "groups",
-                        "two left out", "one but another"))  # fmt: skip
+                        "two left out", "one but another", "any of three", "all three",
+                        "any of two and a third", "three, one left out",
+                        "one, two left out"))  # fmt: skip
     # two tags: any two, or two that a node carries (both of two random tags is often nothing)
     slug_of = {tag["id"]: tag["slug"] for tag in site["tags"]}
     carried = [n["tags"] for n in site["nodes"] if len(set(n.get("tags") or [])) > 1]
     two = rng.sample(slugs, 2)
     if carried and rng.random() < 0.7:
         two = [slug_of[tag] for tag in rng.sample(sorted(set(rng.choice(carried))), 2)]
-    if shape == "any of two":
+    triples = [n["tags"] for n in site["nodes"] if len(set(n.get("tags") or [])) > 2]
+    three = rng.sample(slugs, 3)
+    if triples and rng.random() < 0.7:
+        three = [slug_of[tag] for tag in rng.sample(sorted(set(rng.choice(triples))), 3)]
+    if shape == "any of three":  # a list, or one `tagGroup[]`
+        params += (
+            [("node.nodesTags.tag.tagName[]", slug) for slug in three]
+            if rng.random() < 0.5
+            else [("tagGroup[]", ",".join(three))]
+        )
+    elif shape == "all three":  # `intersect[]`, or a `tagGroup[]` each
+        params += (
+            [("intersect[node.nodesTags.tag.tagName][]", slug) for slug in three]
+            if rng.random() < 0.5
+            else [("tagGroup[]", slug) for slug in three]
+        )
+    elif shape == "any of two and a third":  # `tagGroup[]=a,b&tagGroup[]=c`, or a list and one
+        params += (
+            [("tagGroup[]", ",".join(three[:2])), ("tagGroup[]", three[2])]
+            if rng.random() < 0.5
+            else [*(("node.nodesTags.tag.tagName[]", slug) for slug in three[:2]),
+                  ("intersect[node.nodesTags.tag.tagName][]", three[2])]
+        )  # fmt: skip
+    elif shape == "three, one left out":  # any of two or both, and a third left out
+        key = rng.choice(
+            ("node.nodesTags.tag.tagName[]", "intersect[node.nodesTags.tag.tagName][]")
+        )
+        params += [(key, slug) for slug in three[:2]]
+        params.append(("not[node.nodesTags.tag.tagName]", three[2]))
+    elif shape == "one, two left out":
+        params.append(("node.nodesTags.tag.tagName", three[0]))
+        params += [("not[node.nodesTags.tag.tagName][]", slug) for slug in three[1:]]
+    elif shape == "any of two":
         params += [("node.nodesTags.tag.tagName[]", slug) for slug in two]
     elif shape == "both":
         params += [("intersect[node.nodesTags.tag.tagName][]", slug) for slug in two]

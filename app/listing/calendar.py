@@ -5,8 +5,9 @@ A request is *plain* when its filter names only its translations, its node types
 or every type: app.listing.sources folds every type condition into one), the
 realms it may not see (what build_query adds without any filter parameter), the blocks hidden
 from it (the hide_blocks clause: `hide_blocks_clause`), the nodes' visibility (`node.visible`),
-tags in one of the shapes app/listing/tag_conditions.py folds them into (one tag; two tags, any
-of them or both, when the site lists pairs of tags; one tag left out: its sources are taken
+tags in one of the shapes app/listing/tag_conditions.py folds them into (one tag; two or three
+tags, any of them or all of them, when the site lists pairs or triples of tags; one tag left
+out: its sources are taken
 away, which gives totals and pages, and the months of an archive: `months`), the nodes left
 out by id (`node.home=false`: the home node, whose sources the site model holds; `not[node.id]`
 of at most LEFT_NODES_MAX nodes, whose sources it reads: `Scope.left`) and at most one parent by
@@ -18,7 +19,7 @@ answered by the indexed queries, whose cost follows the number of matches (docs/
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 from functools import cached_property
@@ -26,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.listing.tag_conditions import TAG_IDS, TAG_PATHS, TAG_SLUGS, fold
 from app.publication import Visibility
-from app.query_plan import ALL_TYPES, Group, month_of, pair_group, parent_group
+from app.query_plan import ALL_TYPES, Group, month_of, parent_group, tags_group
 from app.store import Generation
 
 if TYPE_CHECKING:
@@ -47,12 +48,15 @@ PUBLISHED_AT = "published_at"
 
 
 class Role(StrEnum):
-    """The role of one of a scope's groups of calendars and listings (Scope.groups): `own` (what
-    it lists: its tag's, or the pair's when it asks for both tags), `also` (a second tag's, which
-    it lists too), `overlap` (the pair's, counted in both: taken away from `also`'s counts),
-    `left_out` (what it leaves out: a tag's, or the pair of its tag and the tag left out),
-    `left_also` (a second tag left out) and `left_overlap` (the pair of the two tags left out,
-    taken away from `left_also`'s)."""
+    """The role of one of a scope's groups of calendars and listings (Scope.groups, whose tags
+    Scope._tag_sets names): `own` (what it lists: a tag's, or the group of all the tags it asks
+    for), `also` (a second listed group, which it lists too), `overlap` (the sources of both,
+    counted in both: taken away from `also`'s counts), `left_out` (the sources of `own` that
+    carry a tag left out), `left_also` (those of `also` that carry it, or those of `own` that
+    carry a second tag left out) and `left_overlap` (those counted in both of these: taken away
+    from `left_also`'s); with three tags any of, `third` (the third tag's, which it lists too),
+    `third_own` and `third_also` (the pairs of the third and each other tag, taken away from
+    `third`'s) and `all_three` (the three tags', counted in both those pairs: given back)."""
 
     OWN = "own"
     ALSO = "also"
@@ -60,22 +64,28 @@ class Role(StrEnum):
     LEFT_OUT = "left_out"
     LEFT_ALSO = "left_also"
     LEFT_OVERLAP = "left_overlap"
+    THIRD = "third"
+    THIRD_OWN = "third_own"
+    THIRD_ALSO = "third_also"
+    ALL_THREE = "all_three"
 
     @property
     def sign(self) -> int:
         """How its sources count in the scope: those listed, less those counted twice (the
-        pair of two tags any of) and those left out."""
+        pair of two tags any of), plus those taken away twice (the three tags of three any of),
+        less those left out."""
         return SIGNS[self]
 
     @property
     def walked(self) -> bool:
-        """Whether a page walks its listings (an overlap only counts: its sources come in both
-        tags' listings)."""
-        return self not in (Role.OVERLAP, Role.LEFT_OVERLAP)
+        """Whether a page walks its listings (an overlap only counts: its sources come in the
+        listings of its tags)."""
+        return self in (Role.OWN, Role.ALSO, Role.LEFT_OUT, Role.LEFT_ALSO, Role.THIRD)
 
 
 SIGNS = {Role.OWN: 1, Role.ALSO: 1, Role.OVERLAP: -1, Role.LEFT_OUT: -1, Role.LEFT_ALSO: -1,
-         Role.LEFT_OVERLAP: 1}  # fmt: skip
+         Role.LEFT_OVERLAP: 1, Role.THIRD: 1, Role.THIRD_OWN: -1, Role.THIRD_ALSO: -1,
+         Role.ALL_THREE: 1}  # fmt: skip
 
 INF = float("inf")
 # A date bound as a mark on the date listing's keys (published_at, _id): `lower < key < upper`.
@@ -102,20 +112,24 @@ class Scope:
     """What a plain request lists: types (ALL_TYPES alone: every type; several: their disjoint
     calendars and listings merged), translations, realms denied to it, realms whose blocks are
     hidden from it (`hiding`: a hide_blocks realm not granted), a tag and a listed parent (None:
-    any) and the nodes' visibility (None: either). `also`: a second tag (not with a parent), whose
-    sources it lists too (`both` False: the sources of either tag, the calendars of the second less
-    those of the pair, and both listings merged) or alone with the first (`both` True: the pair's
-    calendars and listings). `void`: nothing matches (a required tag slug that no tag has:
+    any) and the nodes' visibility (None: either). `also`: a second tag, whose sources it lists
+    too (`both` False: the sources of either tag, the calendars of the second less those of the
+    pair, and both listings merged) or alone with the first (`both` True: the pair's calendars
+    and listings); `third`: a third one, the same way (any of three: the third's calendars less
+    those of its pairs with the others, plus the three's, and the three listings merged; all
+    three: the three's calendars and listings). `within`: a tag that every source it lists
+    carries too (any of two tags and a third: the groups of each with the third, their overlap
+    the three's). `void`: nothing matches (a required tag slug that no tag has:
     app/listing/tag_conditions.py; no type: a type condition that no type of the site meets).
-    `without`: a tag whose sources it leaves out (`not[node.nodesTags.tag.tagName]`: the calendars
-    and listings of the tag, or with a tag of the pair, are taken away from the scope's; in a span,
-    the span's edge months are counted from the entries left), `without_also` a second one (not with
-    a tag; as `also`, the second tag's less the pair's). `span`: a range of publication dates, which
-    only the date listing answers (a calendar counts whole months: `total` and `months` take no
-    span). `left`: the sources of the nodes it leaves out by id (`node.home=false`,
-    `not[node.id]`), as (`_id`, translation, published_at): their entries are dropped from its
-    listings, and `read` takes them away from its calendar once app.listing.listings has found
-    them in its date listing."""
+    `without`: a tag whose sources it leaves out (`not[node.nodesTags.tag.tagName]`: the
+    calendars and listings of the tag, or with a tag of the pair, are taken away from the
+    scope's; in a span, the span's edge months are counted from the entries left), `without_also`
+    a second one (not with a tag; as `also`, the second tag's less the pair's). `span`: a range
+    of publication dates, which only the date listing answers (a calendar counts whole months:
+    `total` and `months` take no span). `left`: the sources of the nodes it leaves out by id
+    (`node.home=false`, `not[node.id]`), as (`_id`, translation, published_at): their entries are
+    dropped from its listings, and `read` takes them away from its calendar once
+    app.listing.listings has found them in its date listing."""
 
     node_types: tuple[str, ...]
     locales: tuple[str, ...]
@@ -128,7 +142,9 @@ class Scope:
     hiding: frozenset[int] = frozenset()
     without: int | None = None
     also: int | None = None
+    third: int | None = None
     both: bool = False
+    within: int | None = None
     without_also: int | None = None
     left: tuple[tuple[int, str, datetime | None], ...] = ()
 
@@ -140,22 +156,45 @@ class Scope:
     def groups(self) -> dict[Role, Group]:
         """The groups of the calendars and listings it reads besides type and translation, by
         Role: always `own`, and the others when it has them."""
-        found: dict[Role, Group] = {Role.OWN: self._group_of(self.tag)}
-        if self.also is not None and self.tag is not None:
-            if self.both:
-                found = {Role.OWN: self._pair_of(self.tag, self.also)}
-            else:
-                found |= {Role.ALSO: self._group_of(self.also),
-                          Role.OVERLAP: self._pair_of(self.tag, self.also)}  # fmt: skip
+        return {role: self._group_of(*tags) for role, tags in self._tag_sets.items()}
+
+    @cached_property
+    def _tag_sets(self) -> dict[Role, tuple[int, ...]]:
+        """The tags every source of each of its groups carries, by Role (no tag: all of them):
+        what it lists (`own`, with `also`, `third` and their overlaps when it lists any of
+        several), every one within its `within` tag, then what it leaves out of that: the
+        sources of the listed groups that carry a tag left out (`left_out`, with `left_also`
+        and `left_overlap` for a second listed group or a second tag left out)."""
+        within = () if self.within is None else (self.within,)
+        tag, also, third = self.tag, self.also, self.third
+        if tag is None:
+            found: dict[Role, tuple[int, ...]] = {Role.OWN: ()}
+        elif also is None:
+            found = {Role.OWN: (tag, *within)}
+        elif self.both:
+            found = {Role.OWN: tuple(t for t in (tag, also, third) if t is not None)}
+        else:
+            found = {Role.OWN: (tag, *within), Role.ALSO: (also, *within),
+                     Role.OVERLAP: (tag, also, *within)}  # fmt: skip
+            if third is not None:
+                found |= {Role.THIRD: (third,), Role.THIRD_OWN: (tag, third),
+                          Role.THIRD_ALSO: (also, third),
+                          Role.ALL_THREE: (tag, also, third)}  # fmt: skip
         if self.without is None:
             return found
-        if self.tag is not None:  # its tag's sources that carry the other
-            return found | {Role.LEFT_OUT: self._pair_of(self.tag, self.without)}
-        found[Role.LEFT_OUT] = self._group_of(self.without)
-        if self.without_also is not None:
-            pair = self._pair_of(self.without, self.without_also)
-            found |= {Role.LEFT_ALSO: self._group_of(self.without_also), Role.LEFT_OVERLAP: pair}
+        own, second = found[Role.OWN], found.get(Role.ALSO)
+        gone, gone_also = self.without, self.without_also
+        found[Role.LEFT_OUT] = (*own, gone)
+        if second is not None:  # the second listed group's sources that carry it
+            found |= {Role.LEFT_ALSO: (*second, gone), Role.LEFT_OVERLAP: (*own, *second, gone)}
+        elif gone_also is not None:  # those that carry the second tag left out
+            found |= {Role.LEFT_ALSO: (*own, gone_also), Role.LEFT_OVERLAP: (*own, gone, gone_also)}
         return found
+
+    @property
+    def combined(self) -> int:
+        """The most tags one of its groups combines (a site lists up to three: pairs, triples)."""
+        return max(len(set(tags)) for tags in self._tag_sets.values())
 
     @property
     def exact_dates(self) -> bool:
@@ -164,14 +203,12 @@ class Scope:
         left out by id: those of whole groups, bounds only: `read`)."""
         return set(self.groups) == {Role.OWN} and not self.left
 
-    def _group_of(self, tag: int | None) -> Group:
-        """The group of a tag's sources (None: all) within its parent, if it names one."""
-        return tag if self.parent is None else parent_group(self.parent, tag)
-
-    def _pair_of(self, tag: int, other: int) -> Group:
-        """The group of the sources carrying both tags, within its parent, if it names one."""
-        pair = pair_group(tag, other)
-        return pair if self.parent is None else parent_group(self.parent, pair)
+    def _group_of(self, *tags: int) -> Group:
+        """The group of the sources carrying all these tags (none: all of them; two or three:
+        their tags_group), within its parent, if it names one."""
+        ids = sorted(set(tags))
+        group = tags_group(*ids) if len(ids) > 1 else (ids[0] if ids else None)
+        return group if self.parent is None else parent_group(self.parent, group)
 
     def keeps(self, source_id: int, realm_ids: list[int], visible: bool, block: bool) -> bool:
         """Whether the request lists this source of its listings (`admits`), not left out."""
@@ -264,10 +301,10 @@ def _span(conditions: list[Any]) -> Span | None:
 
 
 def site_scope(query: dict[str, Any], site: SiteModel, *, dated: bool = False) -> Scope | None:
-    """`plain_scope` with what the site tells: its tags, listed parents, pairs, homes and the
-    sources of nodes left out by id."""
+    """`plain_scope` with what the site tells: its tags, listed parents, combinations of tags,
+    homes and the sources of nodes left out by id."""
     return plain_scope(query, site.tag_ids, dated=dated, parents=site.listed_parents,
-                       pairs=site.tag_pairs, homes=list(site.homes.values()),
+                       combinations=site.tag_combinations, homes=list(site.homes.values()),
                        sources_of=site.generation.source_dates_of_nodes)  # fmt: skip
 
 
@@ -277,16 +314,16 @@ def plain_scope(
     *,
     dated: bool = False,
     parents: frozenset[int] = frozenset(),
-    pairs: bool = False,
+    combinations: int = 1,
     homes: Iterable[dict[str, Any]] = (),
     sources_of: Callable[[list[int]], list[dict[str, Any]]] | None = None,
 ) -> Scope | None:
     """The scope of a plain request's filter (`tag_ids`: the site's tag ids by slug; `parents`:
-    its listed parents; `pairs`: whether it lists pairs of tags; `homes`: the home node's
-    sources, which `node.home=false` leaves out; `sources_of`: the sources of nodes, read when
-    `not[node.id]` leaves at most LEFT_NODES_MAX out: both Scope.left); None when it filters on
-    anything else. With `dated`, a range of publication dates is plain too (the scope's
-    `span`)."""
+    its listed parents; `combinations`: the most tags its listed groups combine,
+    Site.tag_combinations: 1, pairs 2, triples 3; `homes`: the home node's sources, which
+    `node.home=false` leaves out; `sources_of`: the sources of nodes, read when `not[node.id]`
+    leaves at most LEFT_NODES_MAX out: both Scope.left); None when it filters on anything else.
+    With `dated`, a range of publication dates is plain too (the scope's `span`)."""
     rest = dict(query)
     home = rest.pop(HOME, None)
     if HOME in query and home is not False:  # `node.home=true`: the home node by id (sources)
@@ -318,9 +355,6 @@ def plain_scope(
         PARENT in query and (type(parent) is not int or parent not in parents)
     ):
         return None
-    if (tags.also, tags.without_also) != (None, None) or None not in (tags.tag, tags.without):
-        if not pairs:  # pairs of tags (under listed parents too) are not listed on this site
-            return None
     locales, node_types = _locales(rest["locale"]), _types(rest.get("type"))
     realms = rest.get("node.realm_ids", {"$nin": []})
     visible = rest.get(VISIBLE)
@@ -328,9 +362,16 @@ def plain_scope(
         return None
     if visible is not None and type(visible) is not bool:
         return None
-    void = tags.void or not node_types
-    left_out = [] if void else [*(homes if HOME in query else ()),
-                                *(sources_of(left_nodes) if left_nodes else ())]  # fmt: skip
+    scope = Scope(
+        node_types, locales, frozenset(realms["$nin"]), tag=tags.tag,
+        void=tags.void or not node_types, span=span, visible=visible, parent=parent,
+        hiding=hiding, without=tags.without, also=tags.also, third=tags.third, both=tags.both,
+        within=tags.within, without_also=tags.without_also,
+    )  # fmt: skip
+    if scope.combined > combinations:  # groups of more tags than the site lists
+        return None
+    left_out = [] if scope.void else [*(homes if HOME in query else ()),
+                                      *(sources_of(left_nodes) if left_nodes else ())]  # fmt: skip
     left = tuple(
         {  # a source once, though both its node's id and `node.home=false` leave it out
             source["_id"]: (source["_id"], source["locale"], source.get("published_at"))
@@ -338,12 +379,7 @@ def plain_scope(
             if source["locale"] in locales
         }.values()
     )
-    return Scope(
-        node_types, locales, frozenset(realms["$nin"]), tag=tags.tag,
-        void=void, span=span, visible=visible, parent=parent,
-        hiding=hiding, without=tags.without, also=tags.also, both=tags.both,
-        without_also=tags.without_also, left=left,
-    )  # fmt: skip
+    return replace(scope, left=left) if left else scope
 
 
 # A source found in a date listing, as `read` takes it away: (published_at, realm ids, node
@@ -406,6 +442,9 @@ def _combined(of: dict[Role, dict[str, Any] | None]) -> dict[str, Any] | None:
     """The calendar of one type and translation from those of a scope's groups by role
     (Scope.groups; None: no source); None when it has no source."""
     listed = _union(of[Role.OWN], of.get(Role.ALSO), of.get(Role.OVERLAP))
+    if Role.THIRD in of:  # (A or B) and C are (A and C) or (B and C)
+        both = _union(of[Role.THIRD_OWN], of[Role.THIRD_ALSO], of[Role.ALL_THREE])
+        listed = _union(listed, of[Role.THIRD], both and _summed(both))
     if listed is None or Role.LEFT_OUT not in of:
         return listed
     # less its own type's and translation's sources left out (a subset of those listed)

@@ -5,21 +5,21 @@ range that engines unable to walk an index in order sort in full before the limi
 A page by number of a plain request (app/listing/calendar.py) ordered by `publishedAt` or
 `node.position` alone, or in the default order (`_id`), reads the calendar (its total), the first
 chunk of each of its listings (one per type and translation) of its visibility class in one read,
-further chunks only when the page lies deeper, then its sources by `_id`: about three reads
-whatever the size of the site. Entries are kept when published_at <= now (any, in preview) and
-none of their realms is denied; the listings, which are disjoint, are merged in their order
-(published_at, position or nothing, then `_id`). A scope of two tags, any of them, reads each
-tag's listing of the same type and translation and merges them, an entry found in both once
-(`_union`); a scope leaving a tag out reads, with each listing, the tag's listing of the same type
-and translation, and drops the entries found in both (`_less`: the tag's is a subset in the same
-order). Two order keys (date then position, position then date) read the first key's listing
-and sort the runs of its values by the second (`_runs_sorted`). By date, a span of publication
-dates (calendar.Span) starts at the chunk of its bound and is counted from the calendar but for
-the months of its edges, which are counted from their entries; in another order, it is walked in
-that order's listings as far as the page's chunks, else read whole from the date listing and
-sorted (`_ordered`). The sources of the nodes a scope leaves out by id (Scope.left:
-`node.home=false`, `not[node.id]`) are dropped from its entries, and found in its date listing
-(where their date tells the chunk) to be taken away from its calendar (`read_calendar`).
+further chunks only when the page lies deeper, then its sources by `_id`: about three reads whatever
+the size of the site. Entries are kept when published_at <= now (any, in preview) and none of their
+realms is denied; the listings, which are disjoint, are merged in their order (published_at,
+position or nothing, then `_id`). A scope of two or three tags, any of them, reads each tag's
+listing of the same type and translation and merges them, an entry found in several once (`_union`);
+a scope leaving a tag out reads, with each listing, the tag's listing of the same type and
+translation, and drops the entries found in both (`_less`: the tag's is a subset in the same order).
+Two order keys (date then position, position then date) read the first key's listing and sort the
+runs of its values by the second (`_runs_sorted`). By date, a span of publication dates
+(calendar.Span) starts at the chunk of its bound and is counted from the calendar but for the months
+of its edges, which are counted from their entries; in another order, it is walked in that order's
+listings as far as the page's chunks, else read whole from the date listing and sorted (`_ordered`).
+The sources of the nodes a scope leaves out by id (Scope.left: `node.home=false`, `not[node.id]`)
+are dropped from its entries, and found in its date listing (where their date tells the chunk) to be
+taken away from its calendar (`read_calendar`).
 """
 
 from __future__ import annotations
@@ -460,6 +460,7 @@ def _listed(
     name the chunk where `start` lies); the first chunk to read of each listing is read with the
     others' in one read (reading backwards: the last chunks)."""
     keys, alsos = _keys(scope, visibility), _keys(scope, visibility, Role.ALSO)
+    thirds = _keys(scope, visibility, Role.THIRD)
     lefts = _keys(scope, visibility, Role.LEFT_OUT)
     left_alsos = _keys(scope, visibility, Role.LEFT_ALSO)
     orders = _chunk_numbers(scope, visibility, chunks, order, descending, start, stop)
@@ -469,17 +470,19 @@ def _listed(
     def read(key: Key) -> Iterator[Entry]:
         return _entries(generation, chunks, key, orders[key], order.name, forward)
 
-    def listed(firsts: list[Key], seconds: list[Key]) -> list[Iterator[Entry]]:
-        """Each listing, with the second tag's of the same type and translation if any."""
+    def listed(firsts: list[Key], *others: list[Key]) -> list[Iterator[Entry]]:
+        """Each listing, with the other tags' (a second, a third) of the same type and
+        translation if any."""
         streams = [read(key) for key in firsts]
-        if not seconds:
-            return streams
-        return [
-            _union(stream, read(second), order, descending)
-            for stream, second in zip(streams, seconds, strict=True)
-        ]
+        for other in others:
+            if other:
+                streams = [
+                    _union(stream, read(key), order, descending)
+                    for stream, key in zip(streams, other, strict=True)
+                ]
+        return streams
 
-    streams = listed(keys, alsos)
+    streams = listed(keys, alsos, thirds)
     if lefts:  # each listing less its entries in the listings of what it leaves out
         streams = [
             _less(stream, taken, order, descending)

@@ -1,6 +1,6 @@
 """The tag conditions of a collection filter folded into the one shape a plain scope answers
-(app/listing/calendar.py): no tag, one tag, two tags any of or both, one or two tags left out, or
-one tag and another left out.
+(app/listing/calendar.py): no tag, or at most three tags in all: one tag, two or three any of
+them or all of them, any of two and a third, one or two tags left out of these.
 
 A filter may name tags several ways, each compiled by app/listing/filters.py into a condition on
 the tag ids or slugs a source stores: `node.nodesTags.tag.tagName=a` (equality), `...[]=a&...[]=b`
@@ -9,8 +9,8 @@ the tag ids or slugs a source stores: `node.nodesTags.tag.tagName=a` (equality),
 clauses over tags, which `fold` simplifies (a clause met by a required tag is dropped, a tag left
 out is taken out of the clauses that name it, a clause holding another or repeated is dropped) and
 names when what is left is one of the shapes above (by tag id or slug alike: `not[...]` is offered
-by slug only, but a condition left out on the ids reads the same); any other (three tags, any of
-two and one left out...) stays on the index.
+by slug only, but a condition left out on the ids reads the same); any other (four tags, three
+left out, any of two in two clauses...) stays on the index.
 """
 
 from __future__ import annotations
@@ -27,15 +27,17 @@ TAG_PATHS = (TAG_SLUGS, TAG_IDS)
 
 @dataclass(frozen=True)
 class Tags:
-    """What a filter asks of tags: `tag` (None: nothing), and with `also` either of them
-    (`both` False) or both (`both` True); `without`: a tag whose sources are left out (with
-    `without_also`, a second one; with `tag`, not with `also`, alone); `void`: nothing can match
-    (a required tag slug no tag has, a tag both required and left out, a clause whose tags are
-    all unknown or left out)."""
+    """What a filter asks of tags: `tag` (None: nothing), and with `also` (and `third`) any of
+    them (`both` False) or all of them (`both` True); `within`: a tag that any of two requires
+    too; `without`: a tag whose sources are left out (with `without_also`, a second one; not with
+    `third` or `within`); `void`: nothing can match (a required tag slug no tag has, a tag both
+    required and left out, a clause whose tags are all unknown or left out)."""
 
     tag: int | None = None
     also: int | None = None
+    third: int | None = None
     both: bool = False
+    within: int | None = None
     without: int | None = None
     without_also: int | None = None
     void: bool = False
@@ -99,18 +101,25 @@ def fold(conditions: list[tuple[str, Any]], tag_ids: Mapping[str, int]) -> Tags 
 
 
 def _shape(required: set[int], any_of: list[set[int]], left_out: set[int]) -> Tags | None:
-    """The plain shapes: any of two tags alone; up to two tags required, or up to two left out,
-    or one of each (what the calendars and listings of tags and pairs of tags count exactly)."""
+    """The plain shapes, what the calendars and listings of tags and of combinations of two and
+    three tags count exactly: any of two or three tags; any of two and a third required, or a
+    third left out; up to three tags required, with at most three tags in all of which at most two
+    left out (a tag and one or two left out, two and one left out...)."""
     if any_of:
-        if required or left_out or len(any_of) > 1 or len(any_of[0]) > 2:
+        clause = sorted(any_of[0])
+        if len(any_of) > 1 or len(clause) + len(required) + len(left_out) > 3:
             return None
-        tag, also = sorted(any_of[0])
-        return Tags(tag=tag, also=also)
-    if len(required) + len(left_out) > 2:
+        if len(clause) == 3:
+            return Tags(tag=clause[0], also=clause[1], third=clause[2])
+        return Tags(
+            tag=clause[0], also=clause[1], within=min(required, default=None),
+            without=min(left_out, default=None),
+        )  # fmt: skip
+    if len(required) + len(left_out) > 3 or len(left_out) > 2:
         return None
     tags, gone = sorted(required), sorted(left_out)
     return Tags(
         tag=tags[0] if tags else None, also=tags[1] if len(tags) > 1 else None,
-        both=len(tags) > 1, without=gone[0] if gone else None,
-        without_also=gone[1] if len(gone) > 1 else None,
+        third=tags[2] if len(tags) > 2 else None, both=len(tags) > 1,
+        without=gone[0] if gone else None, without_also=gone[1] if len(gone) > 1 else None,
     )  # fmt: skip
