@@ -247,8 +247,10 @@ the nodes' visibility, the realms denied or hiding blocks, at most one listed pa
 tags, both (`intersect[...]`, two `tagGroup[]`: the
 pair's calendars) or any of them (`node.nodesTags.tag.tagName[]`, one `tagGroup[]`: the first
 tag's calendars and the second's less the pair's); three tags, all of them (the triple's) or any
-of them (as two, plus the third's less its pairs with the others, plus the triple's); one or two
-tags left out,
+of them (as two, plus the third's less its pairs with the others, plus the triple's), or any of
+two and a third (the pairs of each with the third, less the triple's); one or two tags left out
+(also from two tags, any of them or both, and from one tag: less the groups of what is listed
+with what is left out),
 `not[node.nodesTags.tag.tagName]`, whose calendars' counts are taken away from the scope's, and a
 tag with another left out, less the pair's), for totals, and for archives when their date bounds
 tell the months (below):
@@ -284,8 +286,8 @@ is `<type>|<locale>|<tag id or ->|<chunk number>` in date order and `<type>|<loc
 ->|<order>|<chunk number>` in the `id` and `position` orders (a pair's: `tags=<tag id>+<tag id>` in
 place of the tag, a triple's `tags=<tag id>+<tag id>+<tag id>`; a listed parent's: `parent=<node
 id>`, `parent=<node id>,tag=<tag id>` with a tag, `parent=<node id>,tags=<tag id>+<tag id>` with a
-pair); chunk 0 also holds the number of
-chunks (`chunks`) and the first entry of every chunk
+pair, `parent=<node id>,tags=<tag id>+<tag id>+<tag id>` with a triple); chunk 0 also holds the
+number of chunks (`chunks`) and the first entry of every chunk
 (`starts`: `published_at`, `ids` and, by position, `positions`, where a keyset cursor page begins),
 and exists for every scope that has a source, even when none is listed. A page by number of a plain
 collection ordered by `publishedAt` or `node.position` alone or in the default order, in preview or
@@ -307,9 +309,10 @@ of the site (docs/performance.md, bounded listed pages). One more document, `{{_
 parent has 13 children); the site model reads it once per generation, and a `node.parent` request
 for one of them (or for its `node.parent.nodeName`) is plain. Another, `{{_id:
 "{TAG_COMBINATIONS_ID}", largest: <1, 2 or 3>}}`, says how many tags the largest combinations of
-tags with calendars and listings have: 3 when pairs and triples have them, 2 when pairs only (the
-sources carry more than {TAG_TRIPLES_MAX} triples of tags, or carry triples more times than there
-are sources: three-tag requests then query `sources`), 1 when none (more than {TAG_PAIRS_MAX}
+tags with calendars and listings have: 3 when pairs and triples have them, 2 when pairs only (no
+source carries three tags, or the sources carry more than {TAG_TRIPLES_MAX} triples of tags, or
+carry triples more times than there are sources: three-tag requests then query `sources`), 1
+when none (more than {TAG_PAIRS_MAX}
 pairs: two-tag requests query `sources` too).""",
     "children": f"""\
 The walker children of a listing node that has more than {CHILDREN_EMBEDDED} of them (a blog of

@@ -124,7 +124,8 @@ class Scope:
     `without`: a tag whose sources it leaves out (`not[node.nodesTags.tag.tagName]`: the
     calendars and listings of the tag, or with a tag of the pair, are taken away from the
     scope's; in a span, the span's edge months are counted from the entries left), `without_also`
-    a second one (not with a tag; as `also`, the second tag's less the pair's). `span`: a range
+    a second one (not with a second listed tag; as `also`, the second tag's less the pair's:
+    Scope._tag_sets). `span`: a range
     of publication dates, which only the date listing answers (a calendar counts whole months:
     `total` and `months` take no span). `left`: the sources of the nodes it leaves out by id
     (`node.home=false`, `not[node.id]`), as (`_id`, translation, published_at): their entries are
