@@ -1195,6 +1195,18 @@ def test_a_date_whose_offset_has_digits_below_the_millisecond_is_stored_at_its_i
     assert response.json["item"]["publishedAt"] == "2023-12-02T08:59:59+00:00"
 
 
+def at_and_above_the_limit(make_app, monkeypatch, limit: str, at: int, urls: list[str]):
+    """The listing site loaded with the loader's `limit` at `at` (what the demo carries) and at
+    one less (above it): both apps, and the answers of `urls` at the limit."""
+    with monkeypatch.context() as patch:
+        patch.setattr(materialised, limit, at)
+        listed = make_app(listing_site(), RESPONSE_CACHE=False)
+        expected = [listed.test_client().get(url).json for url in urls]
+        patch.setattr(materialised, limit, at - 1)
+        app = make_app(listing_site(), RESPONSE_CACHE=False)
+    return listed, app, expected
+
+
 def test_a_site_of_more_pairs_of_tags_than_the_limit_lists_none(make_app, monkeypatch):
     """Above TAG_PAIRS_MAX pairs of tags carried by some source, no pair (nor triple) has
     calendars or listings (the `tag-combinations` document says so): two-tag requests read the
@@ -1205,12 +1217,8 @@ def test_a_site_of_more_pairs_of_tags_than_the_limit_lists_none(make_app, monkey
         "/api/nodes_sources?intersect[node.nodesTags.tag][]=2&intersect[node.nodesTags.tag][]=3",
         "/api/articles/archives?tagGroup[]=jazz,events",
     ]
-    with monkeypatch.context() as patch:  # the demo's nodes carry 6 pairs of tags: at the limit
-        patch.setattr(materialised, "TAG_PAIRS_MAX", 6)
-        listed = make_app(listing_site(), RESPONSE_CACHE=False)
-        expected = [listed.test_client().get(url).json for url in urls]
-        patch.setattr(materialised, "TAG_PAIRS_MAX", 5)  # above it
-        app = make_app(listing_site(), RESPONSE_CACHE=False)
+    # the demo's nodes carry 6 pairs of tags
+    listed, app, expected = at_and_above_the_limit(make_app, monkeypatch, "TAG_PAIRS_MAX", 6, urls)
     with listed.app_context():
         store = get_store()
         assert store.generation(store.live()["version"]).tag_combinations() == 3
@@ -1237,12 +1245,9 @@ def test_a_site_of_more_triples_of_tags_than_the_limit_lists_pairs_only(make_app
         "&intersect[node.nodesTags.tag][]=5",
         "/api/articles/archives?tagGroup[]=jazz,events,culture",
     ]
-    with monkeypatch.context() as patch:  # the demo's nodes carry 1 triple of tags: at the limit
-        patch.setattr(materialised, "TAG_TRIPLES_MAX", 1)
-        listed = make_app(listing_site(), RESPONSE_CACHE=False)
-        expected = [listed.test_client().get(url).json for url in urls]
-        patch.setattr(materialised, "TAG_TRIPLES_MAX", 0)  # above it
-        app = make_app(listing_site(), RESPONSE_CACHE=False)
+    # the demo's nodes carry 1 triple of tags
+    limit = "TAG_TRIPLES_MAX"
+    listed, app, expected = at_and_above_the_limit(make_app, monkeypatch, limit, 1, urls)
     with listed.app_context():
         generation = get_store().generation(get_store().live()["version"])
         assert generation.tag_combinations() == 3
