@@ -251,8 +251,10 @@ def calendar_id(node_type: str, locale: str, *, preview: bool, group: Group = No
 # class (`public`: the published dated sources; `preview`: draft, pending and published, dated or
 # not), the sources in three orders: `date`, newest first (published_at desc, _id desc: the `feed`
 # index order), `id` (_id asc: the default order of collections) and `position` (node.position asc,
-# _id asc: the `position` index order), LISTING_CHUNK entries per document, read by `_id`
-# (collection pages, app/listing/listings.py).
+# _id asc: the `position` index order), LISTING_HEAD entries in chunk 0 (which every page reads:
+# what most pages need, whatever the size of the listing), then LISTING_CHUNK per document, read
+# by `_id` (collection pages, app/listing/listings.py).
+LISTING_HEAD = 100
 LISTING_CHUNK = 500
 # Each listing order, and whether it is stored descending.
 LISTING_ORDERS = {"date": True, "id": False, "position": False}

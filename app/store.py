@@ -45,8 +45,9 @@ LIVE_ID = "live"
 # calendars and listings per pair of tags (`tags=<id>+<id>`) and the `tag-pairs` listing document.
 # Layout 7: the same per pair of tags under each listed parent (`parent=<id>,tags=<id>+<id>`).
 # Layout 8: calendars and listings per three tags (`tags=<id>+<id>+<id>`, under listed parents
-# too) and the `tag-combinations` listing document in place of `tag-pairs`.
-LAYOUT = 8
+# too) and the `tag-combinations` listing document in place of `tag-pairs`. Layout 9: a listing's
+# chunk 0 holds its first LISTING_HEAD entries and records the size of the others (`size`).
+LAYOUT = 9
 
 
 def layout_of(pointer: dict[str, Any]) -> int:

@@ -81,6 +81,7 @@ def small_chunks(make_app):
     """The site loaded with listings of 2 entries per chunk: every read path is taken; parents
     of more than PARENT_LISTED children are listed."""
     patch = pytest.MonkeyPatch()
+    patch.setattr(materialised, "LISTING_HEAD", 2)
     patch.setattr(materialised, "LISTING_CHUNK", 2)
     patch.setattr(materialised, "PARENT_LISTED", PARENT_LISTED)
     try:
@@ -350,8 +351,9 @@ def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
     head = chunks[listing_id("Article", "en", 1, 0)]
     assert head["chunks"] == 6
     assert head["published_at"][0] == datetime(2099, 1, 1, tzinfo=UTC)
-    assert set(head) == {"_id", "chunks", "ids", "published_at", "positions", "realms", "hidden",
-                         "starts"}  # fmt: skip
+    assert set(head) == {"_id", "chunks", "size", "ids", "published_at", "positions", "realms",
+                         "hidden", "starts"}  # fmt: skip
+    assert head["size"] == 2
     assert "positions" not in head["starts"]  # by date, the first key is all a cursor needs
     # the invisible node's entry (3001, 2nd of chunk 0): `node.visible=false` lists it
     assert head["ids"] == [2801, 3001] and head["hidden"] == [1]
@@ -369,14 +371,14 @@ def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
     assert set(entries("Article", "en", None)) < set(every)
     # a scope whose sources are all drafts or undated still has its (empty) chunk 0
     assert chunks[listing_id("Article", "en", 7, 0)] == {
-        "_id": listing_id("Article", "en", 7, 0), "chunks": 1, "ids": [],
+        "_id": listing_id("Article", "en", 7, 0), "chunks": 1, "size": 2, "ids": [],
         "published_at": [], "positions": [], "realms": [], "hidden": [],
         "starts": {"published_at": [], "ids": []},
     }  # fmt: skip
     # by position (then `_id`): the same entries, each chunk with its entries' positions
     by_position = chunks[listing_id("Article", "en", 1, 0, "position")]
-    assert set(by_position) == {"_id", "chunks", "ids", "published_at", "positions", "realms",
-                                "hidden", "starts"}  # fmt: skip
+    assert set(by_position) == {"_id", "chunks", "size", "ids", "published_at", "positions",
+                                "realms", "hidden", "starts"}  # fmt: skip
     parts = [
         chunks[listing_id("Article", "en", 1, n, "position")] for n in range(by_position["chunks"])
     ]
@@ -455,17 +457,18 @@ def test_a_deep_page_reads_the_chunks_it_passes(small_chunks):
     # chunks of 2: [2801 (2099), 3001], [2701, 2601], [2501, 2401], [2301, 2201]...
     # page 1 (3001, 2701): pointer, calendar, chunks 0 and 1, sources
     assert commands(client, store, f"{url}&page=1")[1] == 5
-    # page 3 (2401, 2301): chunks 0 to 3
-    assert commands(client, store, f"{url}&page=3")[1] == 7
+    # page 3 (2401, 2301): chunk 0, then chunks 1 and 2 in one read (its 6 entries from the
+    # start, chunk 0 its first 2), then chunk 3 (the 2099 article is not kept)
+    assert commands(client, store, f"{url}&page=3")[1] == 6
     # ascending: chunk 0 (the number of chunks, 9), then the last one (6101, 6201)
     body, count = commands(client, store, url.replace("desc", "asc") + "&page=1")
     assert count == 5 and [m["@id"] for m in body["hydra:member"]] == [
         "/api/articles/6101", "/api/articles/6201"
     ]  # fmt: skip
     # the default order (`_id`): chunk 0 of both listings in one read, [1901, 2001]; page 3
-    # (2301, then 2501: 2401 is in the deny realm) reads chunks 1 to 3
+    # (2301, then 2501: 2401 is in the deny realm) reads chunks 1 and 2 in one read, then 3
     body, count = commands(client, store, "/api/articles?_locale=en&itemsPerPage=2&page=3")
-    assert count == 7 and [m["@id"] for m in body["hydra:member"]] == [
+    assert count == 6 and [m["@id"] for m in body["hydra:member"]] == [
         "/api/articles/2301", "/api/articles/2501"
     ]  # fmt: skip
 
@@ -633,6 +636,40 @@ def test_the_bench_collection_costs_the_same_reads_on_a_site_five_times_larger(g
     assert counts == {200: [4, 4, 4], 1000: [4, 4, 4]}
 
 
+def test_a_listing_has_a_short_head_and_a_page_reads_the_chunks_that_hold_it_in_one_read(
+    generated, monkeypatch
+):
+    """On the generated site of 1,000 sources, the English listing across types by date: chunk 0
+    holds its first LISTING_HEAD (100) entries and records the size of the others (500), each of
+    which starts where `starts` says. A page within the head reads chunk 0 alone; a deeper page
+    reads, in one more read, the chunks that hold it from where it starts, never one at a time."""
+    app = generated[1000]
+    store = app.extensions["cms.store"]
+    listed = store.db[f"listings_v{store.live()['version']}"]
+    parts = [listed.find_one({"_id": listing_id(ALL_TYPES, "en", None, n)}) for n in range(3)]
+    head = parts[0]
+    assert (len(head["ids"]), head["size"], len(parts[1]["ids"])) == (100, 500, 500)
+    assert head["chunks"] >= 3 and head["starts"]["ids"][:3] == [p["ids"][0] for p in parts]
+    client = app.test_client()
+    url = "/api/nodes_sources?_locale=en&order[publishedAt]=desc&itemsPerPage=30&page="
+    pages = (1, 3, 4, 21)  # of 657 entries
+    with pytest.MonkeyPatch.context() as on_the_index:
+        on_the_index.setattr(listings, "serves", lambda sort: None)
+        expected = {n: client.get(f"{url}{n}").json["hydra:member"] for n in pages}
+    asked: list[list[str]] = []
+    read = Generation.listing_chunks
+    monkeypatch.setattr(Generation, "listing_chunks",
+                        lambda self, ids: asked.append(list(ids)) or read(self, ids))  # fmt: skip
+    chunk = [listing_id(ALL_TYPES, "en", None, n) for n in range(3)]
+    for page, beyond in zip(pages, ([], [], chunk[1:2], chunk[1:3]), strict=True):
+        asked.clear()
+        body, count = commands(client, store, f"{url}{page}")
+        assert body["hydra:member"] == expected[page] and len(expected[page]) == 30
+        # chunk 0, then the chunks that hold the page (from where it starts) in one read
+        assert asked == [chunk[:1], *([beyond] if beyond else [])], page
+        assert count == (5 if beyond else 4), page  # pointer, calendar, chunks, sources
+
+
 WALK_PAGES = 500  # more than any walk of the demo site has
 
 
@@ -754,24 +791,25 @@ def test_a_cursor_walk_over_http_is_the_index_walk(small_chunks, monkeypatch, he
 
 
 def test_a_deep_cursor_page_costs_one_read_more_than_the_first(generated):
-    """On a generated site of 1,000 sources the English listing across types has two chunks of
-    500: the first cursor page reads chunk 0 and the page's sources; a page after the 600th member
-    reads chunk 1 too; no read depends on how many members come before the cursor."""
+    """On a generated site of 1,000 sources the English listing across types has a head of 100
+    entries, then chunks of 500: the first cursor page reads chunk 0 and the page's sources; a
+    page after the 615th member reads chunk 2 too (entries 600 to 1,099); no read depends on how
+    many members come before the cursor."""
     app = generated[1000]
     client, store = app.test_client(), app.extensions["cms.store"]
     url = "/api/nodes_sources?_locale=en&order[publishedAt]=desc&itemsPerPage=15"
     whole = [m["@id"] for n in range(1, 60) for m in commands(client, store, f"{url}&page={n}")[0]
              ["hydra:member"]]  # fmt: skip
-    assert len(whole) > 600
+    assert len(whole) > 630
     body, first = commands(client, store, f"{url}&cursor=")
     assert first == 3  # the pointer, chunk 0, the sources
     assert [m["@id"] for m in body["hydra:member"]] == whole[:15]
     deep = body["hydra:view"]["hydra:next"]
-    for _ in range(39):  # to the page after member 600
+    for _ in range(40):  # to the page after member 615
         deep = client.get(deep).json["hydra:view"]["hydra:next"]
     body, count = commands(client, store, deep)
-    assert count == 4  # the pointer, chunk 0, chunk 1, the sources
-    assert [m["@id"] for m in body["hydra:member"]] == whole[600:615]
+    assert count == 4  # the pointer, chunk 0, chunk 2, the sources
+    assert [m["@id"] for m in body["hydra:member"]] == whole[615:630]
 
 
 # Spans of publication dates (`publishedAt[after|before|strictly_...|archive]`): date order only.
@@ -902,7 +940,9 @@ def test_a_month_costs_the_same_reads_on_a_site_five_times_larger(generated):
     """A blog's month page, a span from a date on and one up to a date, on the generated sites of
     200 and 1,000 sources: the pointer, the calendars, chunk 0, the chunk of the span's start
     when it is not chunk 0, the page's sources by `_id`; the months of the bounds are counted
-    from their entries, the months between from the calendar."""
+    from their entries, the months between from the calendar. On the larger site the month and
+    the span from a date start past the head (chunk 0's 100 entries); the span up to a date
+    starts at now."""
     counts, totals = {}, {}
     for size, app in generated.items():
         client, store = app.test_client(), app.extensions["cms.store"]
@@ -914,7 +954,7 @@ def test_a_month_costs_the_same_reads_on_a_site_five_times_larger(generated):
         totals[size] = [body["hydra:totalItems"] for body, _ in results]
         assert all(len(body["hydra:member"]) == min(15, total) for (body, _), total
                    in zip(results, totals[size], strict=True))  # fmt: skip
-    assert counts == {200: [4, 4, 4], 1000: [4, 4, 4]}
+    assert counts == {200: [4, 4, 4], 1000: [5, 4, 5]}
     assert totals[1000][0] > totals[200][0] > 0 and totals[1000][1] > totals[200][1]
 
 
@@ -952,6 +992,7 @@ def test_a_span_reads_the_chunks_of_its_edges_not_those_between(make_app, monkey
     read the chunks where the span's edges, now and the page lie, never those between them; in
     another order, the span's chunks in one read, or none when the order's first chunk holds
     the page."""
+    monkeypatch.setattr(materialised, "LISTING_HEAD", 10)
     monkeypatch.setattr(materialised, "LISTING_CHUNK", 10)
     app = make_app(generate(sources=200, blocks=30, depth=3, menu=60, seed=1),
                    RESPONSE_CACHE=False)  # fmt: skip

@@ -136,6 +136,7 @@ def crawl(make_app):
     articles) and the scheduled sources are counted by the indexed query."""
     with pytest.MonkeyPatch.context() as short_lists:
         short_lists.setattr("app.fixture.materialise.CHILDREN_EMBEDDED", 2)
+        short_lists.setattr("app.fixture.listings.LISTING_HEAD", 1)
         short_lists.setattr("app.fixture.listings.LISTING_CHUNK", 1)
         app = make_app(RESPONSE_CACHE=False)
     log: list[Query] = []

@@ -116,7 +116,8 @@ def test_nodes_left_out_are_the_index_answer_at_every_moment(make_app, tier, nam
         # 2 entries a chunk: the home's sources are found past chunk 0; 4, when the home is
         # scheduled: the date listings' first chunks hold every source to come (counted there,
         # the home's not), but for the home and two pages scheduled (on the index)
-        patch.setattr(materialised, "LISTING_CHUNK", 4 if "scheduled" in name else 2)
+        for size in ("LISTING_HEAD", "LISTING_CHUNK"):
+            patch.setattr(materialised, size, 4 if "scheduled" in name else 2)
         app = make_app(site, RESPONSE_CACHE=False)
     client = app.test_client()
     with app.app_context():

@@ -87,7 +87,9 @@ def random_site(request, make_app):
     site = demo_site() if base == "demo" else generate(200, blocks=8, depth=2, menu=8, seed=seed)
     site = shuffled(site, rng)
     patch = pytest.MonkeyPatch()
-    patch.setattr(materialised, "LISTING_CHUNK", rng.randint(2, 5))
+    chunk = rng.randint(2, 5)
+    patch.setattr(materialised, "LISTING_CHUNK", chunk)
+    patch.setattr(materialised, "LISTING_HEAD", rng.randint(1, chunk + 1))  # shorter or longer
     patch.setattr(materialised, "PARENT_LISTED", 4)
     try:
         app = make_app(site, RESPONSE_CACHE=False)

@@ -4,22 +4,22 @@ range that engines unable to walk an index in order sort in full before the limi
 
 A page by number of a plain request (app/listing/calendar.py) ordered by `publishedAt` or
 `node.position` alone, or in the default order (`_id`), reads the calendar (its total), the first
-chunk of each of its listings (one per type and translation) of its visibility class in one read,
-further chunks only when the page lies deeper, then its sources by `_id`: about three reads whatever
-the size of the site. Entries are kept when published_at <= now (any, in preview) and none of their
-realms is denied; the listings, which are disjoint, are merged in their order (published_at,
-position or nothing, then `_id`). A scope of two or three tags, any of them, reads each tag's
-listing of the same type and translation and merges them, an entry found in several once (`_union`);
-a scope leaving a tag out reads, with each listing, the tag's listing of the same type and
-translation, and drops the entries found in both (`_less`: the tag's is a subset in the same order).
-Two order keys (date then position, position then date) read the first key's listing and sort the
-runs of its values by the second (`_runs_sorted`). By date, a span of publication dates
-(calendar.Span) starts at the chunk of its bound and is counted from the calendar but for the months
-of its edges, which are counted from their entries; in another order, it is walked in that order's
-listings as far as the page's chunks, else read whole from the date listing and sorted (`_ordered`).
-The sources of the nodes a scope leaves out by id (Scope.left: `node.home=false`, `not[node.id]`)
-are dropped from its entries, and found in its date listing (where their date tells the chunk) to be
-taken away from its calendar (`read_calendar`).
+chunk (the head: LISTING_HEAD entries) of each of its listings (one per type and translation) of its
+visibility class in one read, the chunks that hold the page in one more when it lies deeper, then
+its sources by `_id`: three or four reads whatever the size of the site. Entries are kept when
+published_at <= now (any, in preview) and none of their realms is denied; the listings, which are
+disjoint, are merged in their order (published_at, position or nothing, then `_id`). A scope of two
+or three tags, any of them, reads each tag's listing of the same type and translation and merges
+them, an entry found in several once (`_union`); a scope leaving a tag out reads, with each listing,
+the tag's listing of the same type and translation, and drops the entries found in both (`_less`:
+the tag's is a subset in the same order). Two order keys (date then position, position then date)
+read the first key's listing and sort the runs of its values by the second (`_runs_sorted`). By
+date, a span of publication dates (calendar.Span) starts at the chunk of its bound and is counted
+from the calendar but for the months of its edges, which are counted from their entries; in another
+order, it is walked in that order's listings as far as the page's chunks, else read whole from the
+date listing and sorted (`_ordered`). The sources of the nodes a scope leaves out by id (Scope.left:
+`node.home=false`, `not[node.id]`) are dropped from its entries, and found in its date listing
+(where their date tells the chunk) to be taken away from its calendar (`read_calendar`).
 """
 
 from __future__ import annotations
@@ -289,7 +289,7 @@ def _ordered(
     (Order.then) sorts the runs of the first's values (`_runs_sorted`)."""
     if scope.span is None or order.name == DATE.name:
         start, stop = _window(scope, visibility, order, descending, after)
-        kept = _kept(generation, scope, visibility, chunks, order, descending, start, stop)
+        kept = _kept(generation, scope, visibility, chunks, order, descending, start, stop, needed)
         return kept if order.then is None else _runs_sorted(kept, order)
     walked = _span_walked(generation, scope, visibility, chunks, order, descending, needed, after)
     if walked is not None:
@@ -327,11 +327,10 @@ def _span_walked(
     whole = replace(scope, span=None)
     start, stop = _window(whole, visibility, order, descending, after)
     numbers = _chunk_numbers(whole, visibility, chunks, order, descending, start, stop)
-    # as many chunks of each listing as `needed` entries fill (a chunk 0 of several chunks is
-    # full), in one read
+    # as many chunks of each listing as `needed` entries fill, as many as a whole chunk holds at
+    # least (the head of a listing holds fewer), in one read
     heads = [chunks.get(_chunk_id(key, 0, order.name)) for key in numbers]
-    full = max((len(h["ids"]) for h in heads if h is not None and h["chunks"] > 1), default=1)
-    reach = max(1, -(-needed // full))
+    reach = _reach(heads, needed, whole_chunk=True)
     _read_missing(generation, chunks, _firsts(numbers, order, reach))
     forward = order.forward(descending)
     ends = [  # the last entry of each listing's reach, of a listing that goes on past it
@@ -350,6 +349,22 @@ def _span_walked(
         if (lower is None or e[:2] > lower) and (upper is None or e[:2] < upper)
     ]
     return in_span if len(in_span) >= needed or not ends else None
+
+
+def _reach(heads: list[dict[str, Any] | None], needed: int, *, whole_chunk: bool = False) -> int:
+    """How many chunks of each listing to read from where a walk starts so that they hold
+    `needed` entries (`whole_chunk`: at least `size`, as many as a chunk holds), from chunk 0 of
+    its listings (`heads`): the shortest head of a listing of several chunks, then chunks of its
+    `size` (a walk starting further holds as many in as many chunks, or one fewer). A walk
+    keeping fewer (entries denied or left out, a walk starting inside a later chunk) reads on,
+    a chunk at a time."""
+    several = [h for h in heads if h is not None and h["chunks"] > 1]
+    if not several:
+        return 1
+    head = min(len(h["ids"]) for h in several)
+    size = min(h["size"] for h in several)
+    beyond = max(needed, size if whole_chunk else 0) - head
+    return 1 + max(0, -(-beyond // size))
 
 
 def _beyond(key: Any, descending: bool) -> Bound:
@@ -433,10 +448,11 @@ def _kept(
     descending: bool,
     start: Bound | None = None,
     stop: Bound | None = None,
+    needed: int = 1,
 ) -> Iterator[Entry]:
     """The entries a request may list (`_listed`): published (any, in preview), in realms it may
     see, not left out by id (Scope.left)."""
-    listed = _listed(generation, scope, visibility, chunks, order, descending, start, stop)
+    listed = _listed(generation, scope, visibility, chunks, order, descending, start, stop, needed)
     preview = visibility.preview
     return (
         e
@@ -454,17 +470,20 @@ def _listed(
     descending: bool,
     start: Bound | None = None,
     stop: Bound | None = None,
+    needed: int = 1,
 ) -> Iterator[Entry]:
     """The entries of a scope's listings (types, translations) merged in reading order, strictly
     between `start` and `stop` (`_window`). `chunks` holds each listing's chunk 0 (its `starts`
-    name the chunk where `start` lies); the first chunk to read of each listing is read with the
-    others' in one read (reading backwards: the last chunks)."""
+    name the chunk where `start` lies); the first chunks to read of each listing, as many as hold
+    the `needed` entries a request takes (`_reach`), are read with the others' in one read
+    (reading backwards: the last chunks), any further one when reached."""
     keys, alsos = _keys(scope, visibility), _keys(scope, visibility, Role.ALSO)
     thirds = _keys(scope, visibility, Role.THIRD)
     lefts = _keys(scope, visibility, Role.LEFT_OUT)
     left_alsos = _keys(scope, visibility, Role.LEFT_ALSO)
     orders = _chunk_numbers(scope, visibility, chunks, order, descending, start, stop)
-    _read_missing(generation, chunks, _firsts(orders, order))
+    heads = [chunks.get(_chunk_id(key, 0, order.name)) for key in orders]
+    _read_missing(generation, chunks, _firsts(orders, order, _reach(heads, needed)))
     forward = order.forward(descending)
 
     def read(key: Key) -> Iterator[Entry]:
