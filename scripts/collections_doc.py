@@ -27,6 +27,7 @@ from app.query_plan import (
     CHILDREN_EMBEDDED,
     LISTED_PARENTS_ID,
     LISTING_CHUNK,
+    LISTING_HEAD,
     PARENT_LISTED,
     TAG_COMBINATIONS_ID,
     TAG_PAIRS_MAX,
@@ -277,7 +278,8 @@ draft, pending and published sources, an undated one, its `published_at` null, b
 in three orders: `date`, newest first (`published_at` then `_id`, descending: the `feed` index
 order), `id`, the default order of collections (`_id` ascending: the order of the `type_id` and
 `status_id` indexes), and `position` (`node.position` then `_id`, ascending: the `position` index
-order). Each is cut in chunks of {LISTING_CHUNK} entries held as parallel arrays, `ids`,
+order). Each is cut in chunks, the first (chunk 0, which every page reads) of {LISTING_HEAD}
+entries, the others of {LISTING_CHUNK}, held as parallel arrays, `ids`,
 `published_at` and, by position and by date (a second order key), `positions`, with the realms of
 the entries that have some (`realms`: `{{at: <position in the chunk>, ids: [...], block: <not
 reachable>}}`, documents, as FerretDB stores no arrays of arrays; a `hide_blocks` realm hides
@@ -287,7 +289,8 @@ is `<type>|<locale>|<tag id or ->|<chunk number>` in date order and `<type>|<loc
 place of the tag, a triple's `tags=<tag id>+<tag id>+<tag id>`; a listed parent's: `parent=<node
 id>`, `parent=<node id>,tag=<tag id>` with a tag, `parent=<node id>,tags=<tag id>+<tag id>` with a
 pair, `parent=<node id>,tags=<tag id>+<tag id>+<tag id>` with a triple); chunk 0 also holds the
-number of chunks (`chunks`) and the first entry of every chunk
+number of chunks (`chunks`), the number of entries of the others (`size`) and the first entry of
+every chunk
 (`starts`: `published_at`, `ids` and, by position, `positions`, where a keyset cursor page begins),
 and exists for every scope that has a source, even when none is listed. A page by number of a plain
 collection ordered by `publishedAt` or `node.position` alone or in the default order, in preview or
@@ -296,7 +299,8 @@ not (`/api/articles?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&page
 read by `_id` (in the other orders, with the date chunks 0 when its calendars show sources still to
 come: they count them; an ascending date order then reads the last chunks), keeps the entries out by
 now whose realms the request may see (and whose visibility it asks for), merges those listings in
-order, skips to the page, reads further chunks only when the page lies deeper, and reads the page's
+order, skips to the page, reads the chunks that hold it in one more read when it lies deeper (from
+chunk 0's `size`: as many as its skip and size need, further ones when reached), and reads the page's
 sources from `sources` by `_id` `$in`; its total comes from the calendars. A `cursor=` page reads
 chunk 0, the chunk its `starts` name, then its sources. Two or three tags, any of them, read each
 tag's listings and merge them, a source carrying several once; all of them read the pair's or the
