@@ -251,7 +251,7 @@ tag's calendars and the second's less the pair's); three tags, all of them (the 
 of them (as two, plus the third's less its pairs with the others, plus the triple's), or any of
 two and a third (the pairs of each with the third, less the triple's); one or two tags left out
 (also from two tags, any of them or both, and from one tag: less the groups of what is listed
-with what is left out),
+with what is left out), or three left out (less each one's, plus their pairs', less the triple's),
 `not[node.nodesTags.tag.tagName]`, whose calendars' counts are taken away from the scope's, and a
 tag with another left out, less the pair's), for totals, and for archives when their date bounds
 tell the months (below):
@@ -269,17 +269,16 @@ chunks (below) or one indexed count give only when an allowed `last` is after no
 query `sources` (docs/performance.md, bounded counts and archives).""",
     "listings": f"""\
 Materialised listings (app/fixture/listings.py): for each node type (and across types, `*`),
-translation and tag (or no tag) or pair or triple of tags (as the calendars), and, for each
-*listed parent* (a node with more than {PARENT_LISTED} children: a blog), per type and across
-types, its children, all of them, per tag and per pair or triple of tags, and for each
-visibility class, the sources a collection lists (public: the
-published sources that have a `published_at`; preview, `|preview` after the group in the `_id`:
-draft, pending and published sources, an undated one, its `published_at` null, before every date),
-in three orders: `date`, newest first (`published_at` then `_id`, descending: the `feed` index
-order), `id`, the default order of collections (`_id` ascending: the order of the `type_id` and
-`status_id` indexes), and `position` (`node.position` then `_id`, ascending: the `position` index
-order). Each is cut in chunks, the first (chunk 0, which every page reads) of {LISTING_HEAD}
-entries, the others of {LISTING_CHUNK}, held as parallel arrays, `ids`,
+translation and tag (or no tag) or pair or triple of tags (as the calendars), and, for each *listed
+parent* (a node with more than {PARENT_LISTED} children: a blog), per type and across types, its
+children, all of them, per tag and per pair or triple of tags, and for each visibility class, the
+sources a collection lists (public: the published sources that have a `published_at`; preview,
+`|preview` after the group in the `_id`: draft, pending and published sources, an undated one, its
+`published_at` null, before every date), in three orders: `date`, newest first (`published_at` then
+`_id`, descending: the `feed` index order), `id`, the default order of collections (`_id` ascending:
+the order of the `type_id` and `status_id` indexes), and `position` (`node.position` then `_id`,
+ascending: the `position` index order). Each is cut in chunks, the first (chunk 0, which every page
+reads) of {LISTING_HEAD} entries, the others of {LISTING_CHUNK}, held as parallel arrays, `ids`,
 `published_at` and, by position and by date (a second order key), `positions`, with the realms of
 the entries that have some (`realms`: `{{at: <position in the chunk>, ids: [...], block: <not
 reachable>}}`, documents, as FerretDB stores no arrays of arrays; a `hide_blocks` realm hides
@@ -290,33 +289,32 @@ place of the tag, a triple's `tags=<tag id>+<tag id>+<tag id>`; a listed parent'
 id>`, `parent=<node id>,tag=<tag id>` with a tag, `parent=<node id>,tags=<tag id>+<tag id>` with a
 pair, `parent=<node id>,tags=<tag id>+<tag id>+<tag id>` with a triple); chunk 0 also holds the
 number of chunks (`chunks`), the number of entries of the others (`size`) and the first entry of
-every chunk
-(`starts`: `published_at`, `ids` and, by position, `positions`, where a keyset cursor page begins),
-and exists for every scope that has a source, even when none is listed. A page by number of a plain
-collection ordered by `publishedAt` or `node.position` alone or in the default order, in preview or
-not (`/api/articles?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&page=2`,
+every chunk (`starts`: `published_at`, `ids` and, by position, `positions`, where a keyset cursor
+page begins), and exists for every scope that has a source, even when none is listed. A page by
+number of a plain collection ordered by `publishedAt` or `node.position` alone or in the default
+order, in preview or not
+(`/api/articles?node.nodesTags.tag.tagName=news&order[publishedAt]=desc&page=2`,
 `/api/articles?page=3`), reads chunk 0 of the listing of each of its types and translations in one
 read by `_id` (in the other orders, with the date chunks 0 when its calendars show sources still to
 come: they count them; an ascending date order then reads the last chunks), keeps the entries out by
 now whose realms the request may see (and whose visibility it asks for), merges those listings in
 order, skips to the page, reads the chunks that hold it in one more read when it lies deeper (from
-chunk 0's `size`: as many as its skip and size need, further ones when reached), and reads the page's
-sources from `sources` by `_id` `$in`; its total comes from the calendars. A `cursor=` page reads
-chunk 0, the chunk its `starts` name, then its sources. Two or three tags, any of them, read each
-tag's listings and merge them, a source carrying several once; all of them read the pair's or the
-triple's. A page by date
-filtered by a span of publication dates (`publishedAt[after]`, `[archive]`...) starts at the chunk
-its `starts` name for the span's bound, and counts the months of the span's edges from their entries
-(the months between from the calendars). So such a page costs the same few reads whatever the size
-of the site (docs/performance.md, bounded listed pages). One more document, `{{_id:
-"{LISTED_PARENTS_ID}", ids: [...]}}`, lists the listed parents (none in the demo site: its largest
-parent has 13 children); the site model reads it once per generation, and a `node.parent` request
-for one of them (or for its `node.parent.nodeName`) is plain. Another, `{{_id:
+chunk 0's `size`: as many as its skip and size need, further ones when reached), and reads the
+page's sources from `sources` by `_id` `$in`; its total comes from the calendars. A `cursor=` page
+reads chunk 0, the chunk its `starts` name, then its sources. Two or three tags, any of them, read
+each tag's listings and merge them, a source carrying several once; all of them read the pair's or
+the triple's. A page by date filtered by a span of publication dates (`publishedAt[after]`,
+`[archive]`...) starts at the chunk its `starts` name for the span's bound, and counts the months of
+the span's edges from their entries (the months between from the calendars). So such a page costs
+the same few reads whatever the size of the site (docs/performance.md, bounded listed pages). One
+more document, `{{_id: "{LISTED_PARENTS_ID}", ids: [...]}}`, lists the listed parents (none in the
+demo site: its largest parent has 13 children); the site model reads it once per generation, and a
+`node.parent` request for one of them (or for its `node.parent.nodeName`) is plain. Another, `{{_id:
 "{TAG_COMBINATIONS_ID}", largest: <1, 2 or 3>}}`, says how many tags the largest combinations of
 tags with calendars and listings have: 3 when pairs and triples have them, 2 when pairs only (no
 source carries three tags, or the sources carry more than {TAG_TRIPLES_MAX} triples of tags, or
-carry triples more times than there are sources: three-tag requests then query `sources`), 1
-when none (more than {TAG_PAIRS_MAX}
+carry triples more times than there are sources: three-tag requests then query `sources`), 1 when
+none (more than {TAG_PAIRS_MAX}
 pairs: two-tag requests query `sources` too).""",
     "children": f"""\
 The walker children of a listing node that has more than {CHILDREN_EMBEDDED} of them (a blog of

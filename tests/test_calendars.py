@@ -195,6 +195,17 @@ def _combined(tag) -> int:
             False,
         ),  # fmt: skip
         ("Article", {"node.tag_slugs": "news", "node.tag_ids": {"$nin": [4]}}, [], None, True),
+        # three tags left out (less each one's, plus their pairs', less the three's): events,
+        # culture and jazz share sources two by two and one article carries all three
+        ("Article", ("node.tag_slugs", {"$nin": ["events", "culture", "jazz"]}), [], None, True),
+        (ALL_TYPES, ("node.tag_ids", {"$nin": [5, 2, 3]}), [1], [PREMIUM], True),
+        (
+            ["Article", "Page"],
+            ("node.tag_slugs", {"$nin": ["news", "jazz", "market"]}),
+            [2],
+            None,
+            False,
+        ),
         (
             ALL_TYPES,
             {"node.tag_ids": 1, "node.tag_slugs": {"$nin": ["market"]}},
@@ -271,7 +282,7 @@ def test_a_slug_that_no_tag_has_matches_nothing_without_a_read(generation, store
         {"locale": "en", "type": "Article", "node.tag_ids": {"$all": ["1"]}},
         {"locale": "en", "type": "Article", "node.tag_ids": {"$in": [1], "$nin": [2]}},
         # tags beyond the plain shapes (app/listing/tag_conditions.py): four, any of two twice,
-        # three and one left out, and one left out with any other condition
+        # three and one left out, four left out, and one left out with any other condition
         {"locale": "en", "node.tag_slugs": {"$in": ["news", "jazz", "market", "events"]}},
         {"locale": "en", "node.tag_slugs": {"$all": ["news", "jazz", "market", "events"]}},
         {
@@ -288,7 +299,7 @@ def test_a_slug_that_no_tag_has_matches_nothing_without_a_read(generation, store
             "locale": "en",
             "$and": [{"node.tag_ids": {"$in": [1, 2]}}, {"node.tag_ids": {"$in": [3, 4]}}],
         },
-        {"locale": "en", "node.tag_slugs": {"$nin": ["news", "jazz", "market"]}},
+        {"locale": "en", "node.tag_slugs": {"$nin": ["news", "jazz", "market", "events"]}},
         # four tags in all: any of two, a third and one left out; a tag and three left out
         {
             "locale": "en",
@@ -417,13 +428,23 @@ def test_a_filtered_request_is_not_plain(query):
             {"node.tag_slugs": "news", "node.tag_ids": {"$nin": [5, 6]}},
             {"tag": 1, "without": 5, "without_also": 6},
         ),  # fmt: skip
+        # three tags left out (`not[...]` of three, or spelt twice), a fourth unknown
+        (
+            {"node.tag_slugs": {"$nin": ["market", "nope", "jazz", "news"]}},
+            {"without": 1, "without_also": 5, "without_third": 6},
+        ),  # fmt: skip
+        (
+            {"node.tag_slugs": {"$nin": ["jazz"]}, "$and": [{"node.tag_ids": {"$nin": [6, 1]}}]},
+            {"without": 1, "without_also": 5, "without_third": 6},
+        ),  # fmt: skip
     ],
 )
 def test_tag_conditions_fold_into_one_plain_shape(conditions, expected):
     query = {"locale": "en", **conditions}
     scope = calendar.plain_scope(query, TAG_IDS, combinations=3)
     assert scope is not None
-    fields = ("tag", "also", "third", "both", "within", "without", "without_also", "void")
+    fields = ("tag", "also", "third", "both", "within", "without", "without_also",
+              "without_third", "void")  # fmt: skip
     assert {f: getattr(scope, f) for f in fields if getattr(scope, f)} == expected
 
 
@@ -677,6 +698,13 @@ def test_a_tag_left_out_is_taken_from_each_translations_own_calendar(make_app):
         (
             {"node.tag_slugs": {"$nin": ["market", "jazz"]}},
             {"own": None, "left_out": 5, "left_also": 6, "left_overlap": "tags=5+6"},
+        ),
+        # three left out: each, less their pairs, plus the three's
+        (
+            {"node.tag_slugs": {"$nin": ["market", "jazz", "news"]}},
+            {"own": None, "left_out": 1, "left_also": 5, "left_overlap": "tags=1+5",
+             "left_third": 6, "left_third_own": "tags=1+6", "left_third_also": "tags=5+6",
+             "left_all_three": "tags=1+5+6"},
         ),
     ],
 )  # fmt: skip

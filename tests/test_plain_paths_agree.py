@@ -6,11 +6,12 @@ of now, undated sources, dates finer than the millisecond), statuses, visibility
 shuffled, small listing chunks and small listed parents. Each request (a page by number, a cursor
 walk or an archive; a tag, a tag left out, two tags (any of them, both, both left out, one but not
 the other), three tags (any of them, all three, any of two and a third, two and a third left out,
-one and two left out), a listed parent, a translation, the nodes' visibility, the home node or a few
-nodes left out, a span of dates, one order key or two; anonymous, with a realm password or an editor
-in preview) is answered at a few moments of now twice: as served, and with every plain path turned
-off (`listings.serves`, and `site_scope` in sources and archives), which reads the index. A fuzzer
-of this shape found listings ordered on finer digits than the stored dates.
+one and two left out, three left out), a listed parent, a translation, the nodes' visibility, the
+home node or a few nodes left out, a span of dates, one order key or two; anonymous, with a realm
+password or an editor in preview) is answered at a few moments of now twice: as served, and with
+every plain path turned off (`listings.serves`, and `site_scope` in sources and archives), which
+reads the index. A fuzzer of this shape found listings ordered on finer digits than the stored
+dates.
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ def random_request(rng: random.Random, site: dict[str, Any], parents: list[int])
     shape = rng.choice(("tag", "tag id", "left out", "none", "any of two", "both", "groups",
                         "two left out", "one but another", "any of three", "all three",
                         "any of two and a third", "three, one left out",
-                        "one, two left out"))  # fmt: skip
+                        "one, two left out", "three left out"))  # fmt: skip
     # two tags: any two, or two that a node carries (both of two random tags is often nothing)
     slug_of = {tag["id"]: tag["slug"] for tag in site["tags"]}
     carried = [n["tags"] for n in site["nodes"] if len(set(n.get("tags") or [])) > 1]
@@ -150,6 +151,8 @@ def random_request(rng: random.Random, site: dict[str, Any], parents: list[int])
     elif shape == "one, two left out":
         params.append(("node.nodesTags.tag.tagName", three[0]))
         params += [("not[node.nodesTags.tag.tagName][]", slug) for slug in three[1:]]
+    elif shape == "three left out":
+        params += [("not[node.nodesTags.tag.tagName][]", slug) for slug in three]
     elif shape == "any of two":
         params += [("node.nodesTags.tag.tagName[]", slug) for slug in two]
     elif shape == "both":

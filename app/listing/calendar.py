@@ -1,16 +1,15 @@
 """Archives and totals of plain collections, from the materialised calendars
 (app/fixture/calendars.py) instead of reading every matching source.
 
-A request is *plain* when its filter names only its translations, its node types (one, several
-or every type: app.listing.sources folds every type condition into one), the
-realms it may not see (what build_query adds without any filter parameter), the blocks hidden
-from it (the hide_blocks clause: `hide_blocks_clause`), the nodes' visibility (`node.visible`),
-tags in one of the shapes app/listing/tag_conditions.py folds them into (one tag; two or three
-tags, any of them or all of them, when the site lists pairs or triples of tags; one tag left
-out: its sources are taken
-away, which gives totals and pages, and the months of an archive: `months`), the nodes left
-out by id (`node.home=false`: the home node, whose sources the site model holds; `not[node.id]`
-of at most LEFT_NODES_MAX nodes, whose sources it reads: `Scope.left`) and at most one parent by
+A request is *plain* when its filter names only its translations, its node types (one, several or
+every type: app.listing.sources folds every type condition into one), the realms it may not see
+(what build_query adds without any filter parameter), the blocks hidden from it (the hide_blocks
+clause: `hide_blocks_clause`), the nodes' visibility (`node.visible`), tags in one of the shapes
+app/listing/tag_conditions.py folds them into (one tag; two or three tags, any of them or all of
+them, when the site lists pairs or triples of tags; tags left out, up to three: their sources are
+taken away, which gives totals and pages, and the months of an archive: `months`), the nodes left
+out by id (`node.home=false`: the home node, whose sources the site model holds; `not[node.id]` of
+at most LEFT_NODES_MAX nodes, whose sources it reads: `Scope.left`) and at most one parent by
 equality (`node.parent`) among the site's listed parents (those with more than PARENT_LISTED
 children; fewer are read along the `parent_*` indexes, a bounded range). Any other filter is
 answered by the indexed queries, whose cost follows the number of matches (docs/performance.md).
@@ -56,7 +55,9 @@ class Role(StrEnum):
     carry a second tag left out) and `left_overlap` (those counted in both of these: taken away
     from `left_also`'s); with three tags any of, `third` (the third tag's, which it lists too),
     `third_own` and `third_also` (the pairs of the third and each other tag, taken away from
-    `third`'s) and `all_three` (the three tags', counted in both those pairs: given back)."""
+    `third`'s) and `all_three` (the three tags', counted in both those pairs: given back); with
+    three tags left out, `left_third`, `left_third_own`, `left_third_also` and `left_all_three`,
+    the same for what is left out."""
 
     OWN = "own"
     ALSO = "also"
@@ -68,6 +69,10 @@ class Role(StrEnum):
     THIRD_OWN = "third_own"
     THIRD_ALSO = "third_also"
     ALL_THREE = "all_three"
+    LEFT_THIRD = "left_third"
+    LEFT_THIRD_OWN = "left_third_own"
+    LEFT_THIRD_ALSO = "left_third_also"
+    LEFT_ALL_THREE = "left_all_three"
 
     @property
     def sign(self) -> int:
@@ -80,12 +85,14 @@ class Role(StrEnum):
     def walked(self) -> bool:
         """Whether a page walks its listings (an overlap only counts: its sources come in the
         listings of its tags)."""
-        return self in (Role.OWN, Role.ALSO, Role.LEFT_OUT, Role.LEFT_ALSO, Role.THIRD)
+        return self in (Role.OWN, Role.ALSO, Role.LEFT_OUT, Role.LEFT_ALSO, Role.THIRD,
+                        Role.LEFT_THIRD)  # fmt: skip
 
 
 SIGNS = {Role.OWN: 1, Role.ALSO: 1, Role.OVERLAP: -1, Role.LEFT_OUT: -1, Role.LEFT_ALSO: -1,
          Role.LEFT_OVERLAP: 1, Role.THIRD: 1, Role.THIRD_OWN: -1, Role.THIRD_ALSO: -1,
-         Role.ALL_THREE: 1}  # fmt: skip
+         Role.ALL_THREE: 1, Role.LEFT_THIRD: -1, Role.LEFT_THIRD_OWN: 1, Role.LEFT_THIRD_ALSO: 1,
+         Role.LEFT_ALL_THREE: -1}  # fmt: skip
 
 INF = float("inf")
 # A date bound as a mark on the date listing's keys (published_at, _id): `lower < key < upper`.
@@ -125,7 +132,7 @@ class Scope:
     calendars and listings of the tag, or with a tag of the pair, are taken away from the
     scope's; in a span, the span's edge months are counted from the entries left), `without_also`
     a second one (not with a second listed tag; as `also`, the second tag's less the pair's:
-    Scope._tag_sets). `span`: a range
+    Scope._tag_sets), `without_third` a third (with no listed tag: as `third`). `span`: a range
     of publication dates, which only the date listing answers (a calendar counts whole months:
     `total` and `months` take no span). `left`: the sources of the nodes it leaves out by id
     (`node.home=false`, `not[node.id]`), as (`_id`, translation, published_at): their entries are
@@ -147,6 +154,7 @@ class Scope:
     both: bool = False
     within: int | None = None
     without_also: int | None = None
+    without_third: int | None = None
     left: tuple[tuple[int, str, datetime | None], ...] = ()
 
     @cached_property
@@ -165,7 +173,8 @@ class Scope:
         what it lists (`own`, with `also`, `third` and their overlaps when it lists any of
         several), every one within its `within` tag, then what it leaves out of that: the
         sources of the listed groups that carry a tag left out (`left_out`, with `left_also`
-        and `left_overlap` for a second listed group or a second tag left out)."""
+        and `left_overlap` for a second listed group or a second tag left out, and the `left_third`
+        roles for a third tag left out)."""
         within = () if self.within is None else (self.within,)
         tag, also, third = self.tag, self.also, self.third
         if tag is None:
@@ -190,6 +199,12 @@ class Scope:
             found |= {Role.LEFT_ALSO: (*second, gone), Role.LEFT_OVERLAP: (*own, *second, gone)}
         elif gone_also is not None:  # those that carry the second tag left out
             found |= {Role.LEFT_ALSO: (*own, gone_also), Role.LEFT_OVERLAP: (*own, gone, gone_also)}
+        if self.without_third is not None:  # and the third (three left out: `own` is all)
+            gone_third = self.without_third
+            found |= {Role.LEFT_THIRD: (*own, gone_third),
+                      Role.LEFT_THIRD_OWN: (*own, gone, gone_third),
+                      Role.LEFT_THIRD_ALSO: (*own, gone_also, gone_third),
+                      Role.LEFT_ALL_THREE: (*own, gone, gone_also, gone_third)}  # fmt: skip
         return found
 
     @property
@@ -367,7 +382,7 @@ def plain_scope(
         node_types, locales, frozenset(realms["$nin"]), tag=tags.tag,
         void=tags.void or not node_types, span=span, visible=visible, parent=parent,
         hiding=hiding, without=tags.without, also=tags.also, third=tags.third, both=tags.both,
-        within=tags.within, without_also=tags.without_also,
+        within=tags.within, without_also=tags.without_also, without_third=tags.without_third,
     )  # fmt: skip
     if scope.combined > combinations:  # groups of more tags than the site lists
         return None
@@ -442,15 +457,33 @@ def _calendar_of(found: list[Found]) -> dict[str, Any]:
 def _combined(of: dict[Role, dict[str, Any] | None]) -> dict[str, Any] | None:
     """The calendar of one type and translation from those of a scope's groups by role
     (Scope.groups; None: no source); None when it has no source."""
-    listed = _union(of[Role.OWN], of.get(Role.ALSO), of.get(Role.OVERLAP))
-    if Role.THIRD in of:  # (A or B) and C are (A and C) or (B and C)
-        both = _union(of[Role.THIRD_OWN], of[Role.THIRD_ALSO], of[Role.ALL_THREE])
-        listed = _union(listed, of[Role.THIRD], both and _summed(both))
+    listed = _any_of(of, Role.OWN, Role.ALSO, Role.OVERLAP,
+                     (Role.THIRD, Role.THIRD_OWN, Role.THIRD_ALSO, Role.ALL_THREE))  # fmt: skip
     if listed is None or Role.LEFT_OUT not in of:
         return listed
     # less its own type's and translation's sources left out (a subset of those listed)
-    taken = _union(of[Role.LEFT_OUT], of.get(Role.LEFT_ALSO), of.get(Role.LEFT_OVERLAP))
+    taken = _any_of(of, Role.LEFT_OUT, Role.LEFT_ALSO, Role.LEFT_OVERLAP,
+                    (Role.LEFT_THIRD, Role.LEFT_THIRD_OWN, Role.LEFT_THIRD_ALSO,
+                     Role.LEFT_ALL_THREE))  # fmt: skip
     return _without(_summed(listed), _summed(taken or _merged([])))
+
+
+def _any_of(
+    of: dict[Role, dict[str, Any] | None],
+    first: Role,
+    second: Role,
+    overlap: Role,
+    thirds: tuple[Role, Role, Role, Role],
+) -> dict[str, Any] | None:
+    """The calendar of the sources of any of a scope's groups in these roles (the second and
+    the third when it has them; `overlap`: the sources of the first two; `thirds`: the third,
+    its overlaps with the first and with the second, and the sources of all three)."""
+    found = _union(of[first], of.get(second), of.get(overlap))
+    third, third_first, third_second, all_three = thirds
+    if third in of:  # (A or B) and C are (A and C) or (B and C)
+        both = _union(of[third_first], of[third_second], of[all_three])
+        found = _union(found, of[third], both and _summed(both))
+    return found
 
 
 def _union(

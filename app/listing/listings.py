@@ -481,6 +481,7 @@ def _listed(
     thirds = _keys(scope, visibility, Role.THIRD)
     lefts = _keys(scope, visibility, Role.LEFT_OUT)
     left_alsos = _keys(scope, visibility, Role.LEFT_ALSO)
+    left_thirds = _keys(scope, visibility, Role.LEFT_THIRD)
     orders = _chunk_numbers(scope, visibility, chunks, order, descending, start, stop)
     heads = [chunks.get(_chunk_id(key, 0, order.name)) for key in orders]
     _read_missing(generation, chunks, _firsts(orders, order, _reach(heads, needed)))
@@ -505,7 +506,7 @@ def _listed(
     if lefts:  # each listing less its entries in the listings of what it leaves out
         streams = [
             _less(stream, taken, order, descending)
-            for stream, taken in zip(streams, listed(lefts, left_alsos), strict=True)
+            for stream, taken in zip(streams, listed(lefts, left_alsos, left_thirds), strict=True)
         ]
     merged: Iterator[Entry] = heapq.merge(*streams, key=order.key, reverse=descending)
     if descending:

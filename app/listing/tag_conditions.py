@@ -1,6 +1,6 @@
 """The tag conditions of a collection filter folded into the one shape a plain scope answers
 (app/listing/calendar.py): no tag, or at most three tags in all: one tag, two or three any of
-them or all of them, any of two and a third, one or two tags left out of these.
+them or all of them, any of two and a third, one or two tags left out of these, three left out.
 
 A filter may name tags several ways, each compiled by app/listing/filters.py into a condition on
 the tag ids or slugs a source stores: `node.nodesTags.tag.tagName=a` (equality), `...[]=a&...[]=b`
@@ -9,8 +9,8 @@ the tag ids or slugs a source stores: `node.nodesTags.tag.tagName=a` (equality),
 clauses over tags, which `fold` simplifies (a clause met by a required tag is dropped, a tag left
 out is taken out of the clauses that name it, a clause holding another or repeated is dropped) and
 names when what is left is one of the shapes above (by tag id or slug alike: `not[...]` is offered
-by slug only, but a condition left out on the ids reads the same); any other (four tags, three
-left out, any of two in two clauses...) stays on the index.
+by slug only, but a condition left out on the ids reads the same); any other (four tags, any of two
+in two clauses...) stays on the index.
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ TAG_PATHS = (TAG_SLUGS, TAG_IDS)
 class Tags:
     """What a filter asks of tags: `tag` (None: nothing), and with `also` (and `third`) any of
     them (`both` False) or all of them (`both` True); `within`: a tag that any of two requires
-    too; `without`: a tag whose sources are left out (with `without_also`, a second one; not with
-    `third` or `within`); `void`: nothing can match (a required tag slug no tag has, a tag both
-    required and left out, a clause whose tags are all unknown or left out)."""
+    too; `without`: a tag whose sources are left out (with `without_also`, a second one, and with
+    `without_third` a third, when it requires none; not with `third` or `within`); `void`:
+    nothing can match (a required tag slug no tag has, a tag both required and left out, a
+    clause whose tags are all unknown or left out)."""
 
     tag: int | None = None
     also: int | None = None
@@ -40,6 +41,7 @@ class Tags:
     within: int | None = None
     without: int | None = None
     without_also: int | None = None
+    without_third: int | None = None
     void: bool = False
 
 
@@ -103,8 +105,8 @@ def fold(conditions: list[tuple[str, Any]], tag_ids: Mapping[str, int]) -> Tags 
 def _shape(required: set[int], any_of: list[set[int]], left_out: set[int]) -> Tags | None:
     """The plain shapes, what the calendars and listings of tags and of combinations of two and
     three tags count exactly: any of two or three tags; any of two and a third required, or a
-    third left out; up to three tags required, with at most three tags in all of which at most two
-    left out (a tag and one or two left out, two and one left out...)."""
+    third left out; up to three tags required or left out, three in all at most (a tag and one or
+    two left out, two and one left out, three left out...)."""
     if any_of:
         clause = sorted(any_of[0])
         if len(any_of) > 1 or len(clause) + len(required) + len(left_out) > 3:
@@ -115,11 +117,12 @@ def _shape(required: set[int], any_of: list[set[int]], left_out: set[int]) -> Ta
             tag=clause[0], also=clause[1], within=min(required, default=None),
             without=min(left_out, default=None),
         )  # fmt: skip
-    if len(required) + len(left_out) > 3 or len(left_out) > 2:
+    if len(required) + len(left_out) > 3:
         return None
     tags, gone = sorted(required), sorted(left_out)
     return Tags(
         tag=tags[0] if tags else None, also=tags[1] if len(tags) > 1 else None,
         third=tags[2] if len(tags) > 2 else None, both=len(tags) > 1,
         without=gone[0] if gone else None, without_also=gone[1] if len(gone) > 1 else None,
+        without_third=gone[2] if len(gone) > 2 else None,
     )  # fmt: skip
