@@ -231,7 +231,7 @@ def test_calendars_answer_as_the_queries(
         # test_left_out_by_id.py answers every shape over HTTP on FerretDB too
         pytest.skip("the home left out beyond the first row: mongomock tier")
     if tier != "mongomock" and _combined(tag) == 3 and tag != THREE_TAGS_ON_FERRETDB:
-        # the reads of the first such row: calendars by `_id`, of seven groups at most
+        # the reads of the first such row: calendars by `_id`, of eight groups at most
         pytest.skip("groups of three tags beyond the first row: mongomock tier")
     checked = 0
     every = moments(generation, every_date=every_date)

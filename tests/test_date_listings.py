@@ -658,7 +658,9 @@ def test_a_listing_has_a_short_head_and_a_page_reads_the_chunks_that_hold_it_in_
     """On the generated site of 1,000 sources, the English listing across types by date: chunk 0
     holds its first LISTING_HEAD (100) entries and records the size of the others (500), each of
     which starts where `starts` says. A page within the head reads chunk 0 alone; a deeper page
-    reads, in one more read, the chunks that hold it from where it starts, never one at a time."""
+    reads, in one more read, the chunks that hold it from where it starts, never one at a time;
+    ascending, the last two (the last may be short). A span of dates by position walks the head
+    alone when it holds the page, else a whole chunk's entries more, before reading the span."""
     app = generated[1000]
     store = app.extensions["cms.store"]
     listed = store.db[f"listings_v{store.live()['version']}"]
@@ -669,9 +671,13 @@ def test_a_listing_has_a_short_head_and_a_page_reads_the_chunks_that_hold_it_in_
     client = app.test_client()
     url = "/api/nodes_sources?_locale=en&order[publishedAt]=desc&itemsPerPage=30&page="
     pages = (1, 3, 4, 21)  # of 657 entries
+    ascending = url.replace("desc", "asc") + "2"
+    span = "/api/nodes_sources?_locale=en&order[node.position]=asc&itemsPerPage=15&cursor="
+    wide, narrow = f"{span}&publishedAt[after]=2000-01-01", f"{span}&publishedAt[after]=2024-06-01"
     with pytest.MonkeyPatch.context() as on_the_index:
         on_the_index.setattr(listings, "serves", lambda sort: None)
         expected = {n: client.get(f"{url}{n}").json["hydra:member"] for n in pages}
+        others = {u: client.get(u).json["hydra:member"] for u in (ascending, wide, narrow)}
     asked: list[list[str]] = []
     read = Generation.listing_chunks
     monkeypatch.setattr(Generation, "listing_chunks",
@@ -684,6 +690,13 @@ def test_a_listing_has_a_short_head_and_a_page_reads_the_chunks_that_hold_it_in_
         # chunk 0, then the chunks that hold the page (from where it starts) in one read
         assert asked == [chunk[:1], *([beyond] if beyond else [])], page
         assert count == (5 if beyond else 4), page  # pointer, calendar, chunks, sources
+    position = [listing_id(ALL_TYPES, "en", None, n, "position") for n in range(2)]
+    for other, further in ((ascending, [chunk[2], chunk[1]]), (wide, []), (narrow, position[1:])):
+        asked.clear()
+        body, _ = commands(client, store, other)
+        assert body["hydra:member"] == others[other] and len(others[other]) in (15, 30), other
+        first = chunk[:1] if other == ascending else [position[0], chunk[0]]
+        assert asked == [first, *([further] if further else [])], other
 
 
 WALK_PAGES = 500  # more than any walk of the demo site has
@@ -1352,14 +1365,16 @@ def test_triples_are_listed_when_they_are_few_and_carried_no_more_than_sources(t
         {"node.tag_ids": {"$all": [1, 4]}},
         {"node.tag_slugs": {"$nin": ["news", "featured"]}},
         {"node.tag_slugs": "news", "node.tag_ids": {"$nin": [4]}},
+        # three left out: the triple's sources to come are given back once (LEFT_ALL_THREE)
+        {"node.tag_slugs": {"$nin": ["events", "culture", "jazz"]}},
     ],
 )
 def test_sources_to_come_are_counted_from_the_first_chunks_of_every_group(make_app, tier, tags):
-    """With chunks of LISTING_CHUNK entries, the first date chunks of a scope's groups hold
+    """With a head of LISTING_HEAD entries, the first date chunks of a scope's groups hold
     every source still to come: the total counts them there, each group with its sign
     (calendar.Role.sign: a second tag's plus, the pair's less, what is left out less, the pair of
-    two tags left out plus), never with the indexed count, and agrees with the index at every
-    moment, in both visibility classes."""
+    two tags left out plus, the three's less), never with the indexed count, and agrees with the
+    index at every moment, in both visibility classes."""
     app = make_app(listing_site(), RESPONSE_CACHE=False)
     with app.app_context():
         store = get_store()
@@ -1368,7 +1383,7 @@ def test_sources_to_come_are_counted_from_the_first_chunks_of_every_group(make_a
         for number, now in enumerate(sample(moments(listing_site()), tier, step=3)):
             visibility = Visibility(now=now, preview=number % 4 == 3)
             query = plain_query(ALL_TYPES, {"$in": ["en", "fr"]}, tags, [DENY][: number % 2])
-            scope = calendar.plain_scope(query, TAG_IDS, dated=True, combinations=2)
+            scope = calendar.plain_scope(query, TAG_IDS, dated=True, combinations=3)
             found = calendar.read(generation, scope, visibility)
             to_come += calendar.to_come(found, scope, visibility)
             for order in (listings.DATE, listings.DEFAULT):

@@ -319,44 +319,60 @@ def _span_walked(
 ) -> list[Entry] | None:
     """The first `needed` entries of a span of dates in `order` (not the date order), walked in
     that order's listings up to the end of the chunks that would hold `needed` entries from
-    where the walk starts (all of them in one read), and kept when in the span; None when that
-    reach holds fewer and a listing goes on (then the span is read: `_ordered`). Not with a
-    second order key, whose runs may go past that reach."""
+    where the walk starts, and kept when in the span; when that reach holds fewer and a listing
+    goes on, walked again as far as a whole chunk's entries at least (a head holds fewer), its
+    further chunks in one read; None when that holds fewer too (then the span is read:
+    `_ordered`). Not with a second order key, whose runs may go past that reach."""
     if order.then is not None:
         return None
     whole = replace(scope, span=None)
     start, stop = _window(whole, visibility, order, descending, after)
     numbers = _chunk_numbers(whole, visibility, chunks, order, descending, start, stop)
-    # as many chunks of each listing as `needed` entries fill, as many as a whole chunk holds at
-    # least (the head of a listing holds fewer), in one read
     heads = [chunks.get(_chunk_id(key, 0, order.name)) for key in numbers]
-    reach = _reach(heads, needed, whole_chunk=True)
-    _read_missing(generation, chunks, _firsts(numbers, order, reach))
     forward = order.forward(descending)
-    ends = [  # the last entry of each listing's reach, of a listing that goes on past it
-        order.key(next(_entries(generation, chunks, key, found[reach - 1 : reach], order.name,
-                                not forward)))
-        for key, found in numbers.items()
-        if len(found) > reach
-    ]  # fmt: skip
-    if ends:  # no further than the nearest of them in reading order, that one included
-        mark = _beyond(max(ends) if descending else min(ends), descending)
-        stop = mark if stop is None else (max if descending else min)(stop, mark)
     lower, upper = _window(scope, visibility, DATE, False)
-    in_span = [
-        e
-        for e in _kept(generation, whole, visibility, chunks, order, descending, start, stop)
-        if (lower is None or e[:2] > lower) and (upper is None or e[:2] < upper)
-    ]
-    return in_span if len(in_span) >= needed or not ends else None
+
+    def walked(reach: int) -> tuple[list[Entry], bool]:
+        """The span's entries in `reach` chunks of each listing (read in one read), and whether
+        a listing goes on past them."""
+        _read_missing(generation, chunks, _firsts(numbers, order, reach))
+        ends = [  # the last entry of each listing's reach, of a listing that goes on past it
+            order.key(next(_entries(generation, chunks, key, found[reach - 1 : reach],
+                                    order.name, not forward)))
+            for key, found in numbers.items()
+            if len(found) > reach
+        ]  # fmt: skip
+        last = stop
+        if ends:  # no further than the nearest of them in reading order, that one included
+            mark = _beyond(max(ends) if descending else min(ends), descending)
+            last = mark if stop is None else (max if descending else min)(stop, mark)
+        kept = _kept(generation, whole, visibility, chunks, order, descending, start, last)
+        in_span = [
+            e for e in kept if (lower is None or e[:2] > lower) and (upper is None or e[:2] < upper)
+        ]
+        return in_span, bool(ends)
+
+    reach = _reach(heads, needed, backwards=not forward)
+    in_span, goes_on = walked(reach)
+    wider = _reach(heads, needed, whole_chunk=True, backwards=not forward)
+    if len(in_span) < needed and goes_on and wider > reach:
+        in_span, goes_on = walked(wider)
+    return in_span if len(in_span) >= needed or not goes_on else None
 
 
-def _reach(heads: list[dict[str, Any] | None], needed: int, *, whole_chunk: bool = False) -> int:
+def _reach(
+    heads: list[dict[str, Any] | None],
+    needed: int,
+    *,
+    whole_chunk: bool = False,
+    backwards: bool = False,
+) -> int:
     """How many chunks of each listing to read from where a walk starts so that they hold
     `needed` entries (`whole_chunk`: at least `size`, as many as a chunk holds), from chunk 0 of
     its listings (`heads`): the shortest head of a listing of several chunks, then chunks of its
-    `size` (a walk starting further holds as many in as many chunks, or one fewer). A walk
-    keeping fewer (entries denied or left out, a walk starting inside a later chunk) reads on,
+    `size`; one more `backwards`, where the walk starts at the last chunk, which may hold one
+    entry. Each listing of a page is read so far, though the page may take its entries from one.
+    A walk keeping fewer (entries denied or left out, a walk starting inside a chunk) reads on,
     a chunk at a time."""
     several = [h for h in heads if h is not None and h["chunks"] > 1]
     if not several:
@@ -364,7 +380,7 @@ def _reach(heads: list[dict[str, Any] | None], needed: int, *, whole_chunk: bool
     head = min(len(h["ids"]) for h in several)
     size = min(h["size"] for h in several)
     beyond = max(needed, size if whole_chunk else 0) - head
-    return 1 + max(0, -(-beyond // size))
+    return 1 + max(0, -(-beyond // size)) + backwards
 
 
 def _beyond(key: Any, descending: bool) -> Bound:
@@ -484,8 +500,9 @@ def _listed(
     left_thirds = _keys(scope, visibility, Role.LEFT_THIRD)
     orders = _chunk_numbers(scope, visibility, chunks, order, descending, start, stop)
     heads = [chunks.get(_chunk_id(key, 0, order.name)) for key in orders]
-    _read_missing(generation, chunks, _firsts(orders, order, _reach(heads, needed)))
     forward = order.forward(descending)
+    reach = _reach(heads, needed, backwards=not forward)
+    _read_missing(generation, chunks, _firsts(orders, order, reach))
 
     def read(key: Key) -> Iterator[Entry]:
         return _entries(generation, chunks, key, orders[key], order.name, forward)
