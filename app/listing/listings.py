@@ -328,7 +328,6 @@ def _span_walked(
     whole = replace(scope, span=None)
     start, stop = _window(whole, visibility, order, descending, after)
     numbers = _chunk_numbers(whole, visibility, chunks, order, descending, start, stop)
-    heads = [chunks.get(_chunk_id(key, 0, order.name)) for key in numbers]
     forward = order.forward(descending)
     lower, upper = _window(scope, visibility, DATE, False)
 
@@ -352,16 +351,18 @@ def _span_walked(
         ]
         return in_span, bool(ends)
 
-    reach = _reach(heads, needed, backwards=not forward)
+    reach = _reach(chunks, numbers, order, needed, backwards=not forward)
     in_span, goes_on = walked(reach)
-    wider = _reach(heads, needed, whole_chunk=True, backwards=not forward)
+    wider = _reach(chunks, numbers, order, needed, whole_chunk=True, backwards=not forward)
     if len(in_span) < needed and goes_on and wider > reach:
         in_span, goes_on = walked(wider)
     return in_span if len(in_span) >= needed or not goes_on else None
 
 
 def _reach(
-    heads: list[dict[str, Any] | None],
+    chunks: dict[str, dict[str, Any] | None],
+    numbers: dict[Key, list[int]],
+    order: Order,
     needed: int,
     *,
     whole_chunk: bool = False,
@@ -369,11 +370,12 @@ def _reach(
 ) -> int:
     """How many chunks of each listing to read from where a walk starts so that they hold
     `needed` entries (`whole_chunk`: at least `size`, as many as a chunk holds), from chunk 0 of
-    its listings (`heads`): the shortest head of a listing of several chunks, then chunks of its
-    `size`; one more `backwards`, where the walk starts at the last chunk, which may hold one
-    entry. Each listing of a page is read so far, though the page may take its entries from one.
-    A walk keeping fewer (entries denied or left out, a walk starting inside a chunk) reads on,
-    a chunk at a time."""
+    its listings (the keys of `numbers`, in `chunks`): the shortest head of a listing of several
+    chunks, then chunks of its `size`; one more `backwards`, where the walk starts at the last
+    chunk, which may hold one entry. Each listing of a page is read so far, though the page may
+    take its entries from one. A walk keeping fewer (entries denied or left out, a walk starting
+    inside a chunk) reads on, a chunk at a time."""
+    heads = [chunks.get(_chunk_id(key, 0, order.name)) for key in numbers]
     several = [h for h in heads if h is not None and h["chunks"] > 1]
     if not several:
         return 1
@@ -499,9 +501,8 @@ def _listed(
     left_alsos = _keys(scope, visibility, Role.LEFT_ALSO)
     left_thirds = _keys(scope, visibility, Role.LEFT_THIRD)
     orders = _chunk_numbers(scope, visibility, chunks, order, descending, start, stop)
-    heads = [chunks.get(_chunk_id(key, 0, order.name)) for key in orders]
     forward = order.forward(descending)
-    reach = _reach(heads, needed, backwards=not forward)
+    reach = _reach(chunks, orders, order, needed, backwards=not forward)
     _read_missing(generation, chunks, _firsts(orders, order, reach))
 
     def read(key: Key) -> Iterator[Entry]:
