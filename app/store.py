@@ -14,6 +14,7 @@ from typing import Any
 from pymongo import ASCENDING, DESCENDING
 from pymongo.database import Database
 
+from app.membership import MEMBERSHIP_FIELDS
 from app.publication import PREVIEW_STATUSES, Visibility, source_filter
 from app.query_plan import (
     ID_INDEX,
@@ -443,12 +444,12 @@ class Generation:
         cursor = self._collection("sources").find(query, projection, batch_size=batch)
         return [source for source in cursor.hint("node_locale") if source["locale"] == locale]
 
-    def source_dates_of_nodes(self, node_ids: list[int]) -> list[dict[str, Any]]:
-        """Every source of these nodes (any status), its translation and publication date only:
-        where a plain collection leaving the nodes out (`not[node.id]`) finds them in its date
-        listing (app.listing.listings.read_calendar)."""
+    def memberships_of_nodes(self, node_ids: list[int]) -> list[dict[str, Any]]:
+        """Every source of these nodes (any status), with only the fields that tell which
+        listings hold it (app.membership.MEMBERSHIP_FIELDS): what a plain collection leaving the
+        nodes out (`not[node.id]`) takes away from its calendar (app.listing.listings)."""
         query = {"node_id": {"$in": node_ids}}
-        projection = {"locale": True, "published_at": True}
+        projection = dict.fromkeys(MEMBERSHIP_FIELDS, True)
         return list(self._collection("sources").find(query, projection).hint("node_locale"))
 
     def walker_children(self, node_ids: list[int]) -> dict[int, list[int]]:

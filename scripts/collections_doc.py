@@ -182,8 +182,9 @@ order (`type_id`), across types by `locale` alone (`status_published`, `status_p
 `status_id`), and a parent's children (`node.parent`) by parent (`parent_position`, `parent_id`: at
 most 100 children, sorted after the read; a larger parent has listings), and nodes named by id
 (`node.id`, and `node.home=true` as the home node's id) by their sources (`node_locale`, sorted
-after the read); a plain collection leaving nodes out (`not[node.id]`, at most `LEFT_NODES_MAX`)
-reads their sources' translation and `published_at` (`node_locale`); the site model reads the
+after the read); a plain collection leaving nodes out (`not[node.id]`) reads their sources'
+fields that tell which listings hold them (`app.membership.MEMBERSHIP_FIELDS`, `node_locale`); the
+site model reads the
 home of each translation (`node.home: true`, `home`), the `privacy` / `legal` pages
 (`node.node_name`, `node_name`) and the publication dates still to come (`published_at` `$gt` now,
 `published_at`); common content reads the root menus and footers (`node.parent: null`, by `type` and

@@ -68,7 +68,7 @@ def by_calendar(generation, query, visibility):
         homes=generation.homes() if "node.home" in query else (),
     )
     assert scope is not None
-    found = listings.read_calendar(generation, scope, visibility)
+    found = calendar.read(generation, scope, visibility)
     index = order_index(query, "published_at")
     scheduled = lambda: generation.count_scheduled(query, visibility, index=index)  # noqa: E731
     # sources left out (a tag, the home) leave bounds of dates: a month they cannot tell is read

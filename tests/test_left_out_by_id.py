@@ -1,8 +1,8 @@
 """`node.home=false` and `not[node.id]` are plain (app/listing/calendar.py, Scope.left): a
 collection leaving the home node, or a few nodes, out lists, counts and archives what the index
 does, at every moment around the home's dates, reading no index: the nodes' sources are dropped
-from the listings' entries, and found in the date listing (where their date tells the chunk) to be
-taken away from the calendar (app.listing.listings.read_calendar), their sources still to come
+from the listings' entries, and those the scope lists (which their own fields tell:
+app.membership) are taken away from the calendar (calendar.read), their sources still to come
 too."""
 
 from __future__ import annotations
@@ -149,35 +149,37 @@ def test_nodes_left_out_are_the_index_answer_at_every_moment(make_app, tier, nam
     assert counted > (20 if tier == "mongomock" else 4)  # the nodes were in those scopes
 
 
-def test_nodes_left_out_are_plain_up_to_the_limit_and_read_only_when_plain():
+def test_nodes_left_out_are_plain_however_many_and_read_only_when_plain():
     reads: list = []
 
     def sources_of(ids):
         reads.append(ids)
-        return [{"_id": 10 * i, "locale": locale, "published_at": None}
-                for i in ids for locale in ("en", "fr")]  # fmt: skip
+        return [
+            {"_id": 10 * i, "locale": locale, "type": "Article", "published_at": None,
+             "reachable": True, "node": {"status": "draft", "tag_ids": [], "parent": None,
+                                         "realm_ids": [], "visible": True}}
+            for i in ids for locale in ("en", "fr")
+        ]  # fmt: skip
 
     base = {"locale": "en", "type": "Article"}
     scope = calendar.plain_scope(
         {**base, "node_id": {"$nin": [3, 2, 3]}}, {}, sources_of=sources_of
     )
-    assert scope.left == ((20, "en", None), (30, "en", None)) and reads == [[2, 3]]
-    # a node named more often than the limit counts once
-    many = {**base, "node_id": {"$nin": [2] * (calendar.LEFT_NODES_MAX + 1)}}
-    assert calendar.plain_scope(many, {}, sources_of=sources_of).left == ((20, "en", None),)
+    assert [s.source_id for s in scope.left] == [20, 30] and reads == [[2, 3]]
+    # a draft: held by the preview listings of its type and of every type, in its translation
+    assert scope.left[0].listings == {("Article", "en", None, True), ("*", "en", None, True)}
+    many = list(range(1, 301))  # as many as a URL holds: one read of their sources
+    reads.clear()
+    scope = calendar.plain_scope({**base, "node_id": {"$nin": many}}, {}, sources_of=sources_of)
+    assert len(scope.left) == 300 and reads == [many]
     reads.clear()  # a scope of nothing (a slug no tag has) reads no source
     void = {**base, "node.tag_slugs": "nope", "node_id": {"$nin": [2]}}
     assert calendar.plain_scope(void, {}, sources_of=sources_of).left == () and reads == []
-    most = calendar.LEFT_NODES_MAX
-    for condition in (
-        {"$nin": list(range(1, most + 2))},  # more than the limit: the index
-        {"$nin": ["2"]}, {"$nin": [True]}, {"$nin": []}, {"$nin": 2}, {"$in": [2]}, 2,
-    ):  # fmt: skip
+    for condition in ({"$nin": ["2"]}, {"$nin": [True]}, {"$nin": []}, {"$nin": 2},
+                      {"$in": [2]}, 2):  # fmt: skip
         assert (
             calendar.plain_scope({**base, "node_id": condition}, {}, sources_of=sources_of) is None
         )
-    assert calendar.plain_scope({**base, "node_id": {"$nin": list(range(1, most + 1))}}, {},
-                                sources_of=sources_of) is not None  # fmt: skip
     assert calendar.plain_scope({**base, "node_id": {"$nin": [2]}}, {}) is None  # nothing to read
     reads.clear()  # not plain for another filter: the nodes' sources are not read
     assert calendar.plain_scope({**base, "node_id": {"$nin": [2]}, "title": "a"}, {},

@@ -8,8 +8,9 @@ clause: `hide_blocks_clause`), the nodes' visibility (`node.visible`), tags in o
 app/listing/tag_conditions.py folds them into (one tag; two or three tags, any of them or all of
 them, when the site lists pairs or triples of tags; tags left out, up to three: their sources are
 taken away, which gives totals and pages, and the months of an archive: `months`), the nodes left
-out by id (`node.home=false`: the home node, whose sources the site model holds; `not[node.id]` of
-at most LEFT_NODES_MAX nodes, whose sources it reads: `Scope.left`) and at most one parent by
+out by id (`node.home=false`: the home node, whose sources the site model holds; `not[node.id]`,
+whose sources it reads, with the fields that tell which listings hold each: `Scope.left`) and at
+most one parent by
 equality (`node.parent`) among the site's listed parents (those with more than PARENT_LISTED
 children; fewer are read along the `parent_*` indexes, a bounded range). Any other filter is
 answered by the indexed queries, whose cost follows the number of matches (docs/performance.md).
@@ -22,9 +23,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from app.listing.tag_conditions import TAG_IDS, TAG_PATHS, TAG_SLUGS, fold
+from app.membership import Listing, listings_of
 from app.publication import Visibility
 from app.query_plan import ALL_TYPES, Group, month_of, parent_group, tags_group
 from app.store import Generation
@@ -36,9 +38,6 @@ VISIBLE = "node.visible"
 PARENT = "node.parent"
 HOME = "node.home"
 NODE_ID = "node_id"
-# The most nodes a plain request leaves out by id (`not[node.id][]`): their sources are read
-# (by `node_locale`) and each found in the date listing; more are left to the index.
-LEFT_NODES_MAX = 20
 PLAIN_KEYS = frozenset({"locale", "type", "node.realm_ids", VISIBLE, TAG_SLUGS, TAG_IDS, PARENT})
 # Where app.listing.params.QueryBuilder puts a clause (the hide_blocks one).
 CLAUSES = "$and"
@@ -85,8 +84,13 @@ class Role(StrEnum):
     def walked(self) -> bool:
         """Whether a page walks its listings (an overlap only counts: its sources come in the
         listings of its tags)."""
-        return self in (Role.OWN, Role.ALSO, Role.LEFT_OUT, Role.LEFT_ALSO, Role.THIRD,
-                        Role.LEFT_THIRD)  # fmt: skip
+        return self in LISTED_ROLES or self in TAKEN_ROLES
+
+
+# The roles whose listings a page merges (any of their sources is listed), and those whose
+# listings it takes away from them, type by type and translation by translation.
+LISTED_ROLES = (Role.OWN, Role.ALSO, Role.THIRD)
+TAKEN_ROLES = (Role.LEFT_OUT, Role.LEFT_ALSO, Role.LEFT_THIRD)
 
 
 SIGNS = {Role.OWN: 1, Role.ALSO: 1, Role.OVERLAP: -1, Role.LEFT_OUT: -1, Role.LEFT_ALSO: -1,
@@ -114,6 +118,39 @@ class Span:
     upper: Mark | None
 
 
+# A source left out by id as `read` takes it away: (published_at, realm ids, node visible, a
+# block in a realm), the keys of a calendar's groups.
+Found = tuple[datetime | None, list[int], bool, bool]
+
+
+class LeftOut(NamedTuple):
+    """A source of a node left out by id (`node.home=false`, `not[node.id]`): its `_id`, its
+    translation, the listings and calendars that hold it (app.membership.listings_of) and how
+    a calendar counts it (`found`)."""
+
+    source_id: int
+    locale: str
+    listings: frozenset[Listing]
+    published_at: datetime | None
+    realm_ids: tuple[int, ...]
+    visible: bool
+    block: bool
+
+    @classmethod
+    def of(cls, source: dict[str, Any], parents: frozenset[int], largest: int) -> LeftOut:
+        """From a source with app.membership.MEMBERSHIP_FIELDS (`parents`: the site's listed
+        parents; `largest`: its tag combinations)."""
+        node, realm_ids = source["node"], tuple(sorted(source["node"]["realm_ids"]))
+        block = bool(realm_ids) and not source["reachable"]
+        listings = listings_of(source, parents, largest=largest)
+        return cls(source["_id"], source["locale"], listings, source.get("published_at"),
+                   realm_ids, bool(node["visible"]), block)  # fmt: skip
+
+    @property
+    def found(self) -> Found:
+        return (self.published_at, list(self.realm_ids), self.visible, self.block)
+
+
 @dataclass(frozen=True)
 class Scope:
     """What a plain request lists: types (ALL_TYPES alone: every type; several: their disjoint
@@ -135,9 +172,8 @@ class Scope:
     Scope._tag_sets), `without_third` a third (with no listed tag: as `third`). `span`: a range
     of publication dates, which only the date listing answers (a calendar counts whole months:
     `total` and `months` take no span). `left`: the sources of the nodes it leaves out by id
-    (`node.home=false`, `not[node.id]`), as (`_id`, translation, published_at): their entries are
-    dropped from its listings, and `read` takes them away from its calendar once
-    app.listing.listings has found them in its date listing."""
+    (`node.home=false`, `not[node.id]`, LeftOut): their entries are dropped from its listings,
+    and `read` takes those it lists (`found_left`) away from its calendar."""
 
     node_types: tuple[str, ...]
     locales: tuple[str, ...]
@@ -155,11 +191,11 @@ class Scope:
     within: int | None = None
     without_also: int | None = None
     without_third: int | None = None
-    left: tuple[tuple[int, str, datetime | None], ...] = ()
+    left: tuple[LeftOut, ...] = ()
 
     @cached_property
     def left_ids(self) -> frozenset[int]:
-        return frozenset(source_id for source_id, _, _ in self.left)
+        return frozenset(source.source_id for source in self.left)
 
     @cached_property
     def groups(self) -> dict[Role, Group]:
@@ -226,6 +262,37 @@ class Scope:
         group = tags_group(*ids) if len(ids) > 1 else (ids[0] if ids else None)
         return group if self.parent is None else parent_group(self.parent, group)
 
+    def listings(self, role: Role, preview: bool) -> list[Listing]:
+        """The listings (and calendars) of its group of `role` (`groups`) in a visibility class:
+        one per type and translation (disjoint: merged when read), in the same order for every
+        role (none when it has no group of that role)."""
+        if role not in self.groups:
+            return []
+        group = self.groups[role]
+        return [(node_type, locale, group, preview)
+                for node_type in self.node_types for locale in self.locales]  # fmt: skip
+
+    def lists(self, listings: frozenset[Listing], preview: bool) -> bool:
+        """Whether its listings list a source that these listings hold, as app.listing.listings
+        merges them: type by type and translation by translation, in a listing of a listed
+        group (LISTED_ROLES) and in none of what it leaves out (TAKEN_ROLES)."""
+        rows = {role: self.listings(role, preview) for role in (*LISTED_ROLES, *TAKEN_ROLES)}
+
+        def held(roles: tuple[Role, ...], at: int) -> bool:
+            return any(rows[role] and rows[role][at] in listings for role in roles)
+
+        return any(
+            held(LISTED_ROLES, at) and not held(TAKEN_ROLES, at)
+            for at in range(len(rows[Role.OWN]))
+        )
+
+    def found_left(self, preview: bool) -> list[Found]:
+        """The sources it leaves out by id that its listings list, as `read` takes them away
+        (one a listing does not hold, of another type, status or tag, is not taken away)."""
+        if self.void:
+            return []
+        return [source.found for source in self.left if self.lists(source.listings, preview)]
+
     def keeps(self, source_id: int, realm_ids: list[int], visible: bool, block: bool) -> bool:
         """Whether the request lists this source of its listings (`admits`), not left out."""
         return self.admits(realm_ids, visible, block) and source_id not in self.left_ids
@@ -265,14 +332,14 @@ def _hiding(clauses: Any) -> frozenset[int] | None:
 
 
 def _left_nodes(condition: Any) -> list[int] | None:
-    """The node ids of a `node_id` `$nin` of at most LEFT_NODES_MAX integers (`not[node.id]`;
-    a node named twice counts once)."""
+    """The node ids of a `node_id` `$nin` of integers (`not[node.id]`; a node named twice counts
+    once; app.api.hygiene's MAX_URL_LENGTH bounds how many a request names)."""
     if not isinstance(condition, dict) or set(condition) != {"$nin"}:
         return None
     ids = condition["$nin"]
     if not isinstance(ids, list) or not all(type(i) is int for i in ids):
         return None
-    return sorted(set(ids)) if 0 < len(set(ids)) <= LEFT_NODES_MAX else None
+    return sorted(set(ids)) if ids else None
 
 
 def _locales(condition: Any) -> tuple[str, ...] | None:
@@ -318,10 +385,11 @@ def _span(conditions: list[Any]) -> Span | None:
 
 def site_scope(query: dict[str, Any], site: SiteModel, *, dated: bool = False) -> Scope | None:
     """`plain_scope` with what the site tells: its tags, listed parents, combinations of tags,
-    homes and the sources of nodes left out by id."""
+    homes and the sources of nodes left out by id (with the fields that tell which listings
+    hold them)."""
     return plain_scope(query, site.tag_ids, dated=dated, parents=site.listed_parents,
                        combinations=site.tag_combinations, homes=list(site.homes.values()),
-                       sources_of=site.generation.source_dates_of_nodes)  # fmt: skip
+                       sources_of=site.generation.memberships_of_nodes)  # fmt: skip
 
 
 def plain_scope(
@@ -338,7 +406,8 @@ def plain_scope(
     its listed parents; `combinations`: the most tags its listed groups combine,
     Site.tag_combinations: 1, pairs 2, triples 3; `homes`: the home node's sources, which
     `node.home=false` leaves out; `sources_of`: the sources of nodes, read when `not[node.id]`
-    leaves at most LEFT_NODES_MAX out: both Scope.left); None when it filters on anything else.
+    leaves them out: both Scope.left, with app.membership.MEMBERSHIP_FIELDS at least); None when
+    it filters on anything else.
     With `dated`, a range of publication dates is plain too (the scope's `span`)."""
     rest = dict(query)
     home = rest.pop(HOME, None)
@@ -390,7 +459,7 @@ def plain_scope(
                                       *(sources_of(left_nodes) if left_nodes else ())]  # fmt: skip
     left = tuple(
         {  # a source once, though both its node's id and `node.home=false` leave it out
-            source["_id"]: (source["_id"], source["locale"], source.get("published_at"))
+            source["_id"]: LeftOut.of(source, parents, combinations)
             for source in left_out
             if source["locale"] in locales
         }.values()
@@ -398,30 +467,18 @@ def plain_scope(
     return replace(scope, left=left) if left else scope
 
 
-# A source found in a date listing, as `read` takes it away: (published_at, realm ids, node
-# visible, a block in a realm).
-Found = tuple[datetime | None, list[int], bool, bool]
-
-
-def read(
-    generation: Generation,
-    scope: Scope,
-    visibility: Visibility,
-    left: list[Found] | None = None,
-) -> dict[str, Any]:
+def read(generation: Generation, scope: Scope, visibility: Visibility) -> dict[str, Any]:
     """The calendar of a scope: the calendars of its types and translations in one read, merged
     (months newest first; types and translations are disjoint); an empty one when no source is in
     it. The calendars of its other groups (Scope.groups) come in the same read: a second tag's
     less the pair's (the sources of both, counted with the first tag's) is merged with the
     first's, and what it leaves out (one tag's, two as those listed, or the pair of its tag and
     the tag left out) is taken away, group by group, and so are the sources it leaves out by id
-    (`left`: those of Scope.left found in its date listing, app.listing.listings.read_calendar).
+    that it lists (Scope.found_left: known from their own fields, with no read).
     The totals are exact, but such a group's first and last dates are those of the whole group
     (bounds: `months` tells a month from them when it can)."""
     if scope.void:
         return _merged([])
-    if scope.left and left is None:
-        raise ValueError("a scope leaving sources out by id: listings.read_calendar finds them")
     groups = scope.groups
     found = generation.calendars(
         list(scope.node_types), list(scope.locales), visibility, groups=list(groups.values())
@@ -434,6 +491,7 @@ def read(
             own = _combined(of)
             if own is not None:
                 calendars.append(own)
+    left = scope.found_left(visibility.preview)
     if not left:
         return _merged(calendars)
     return _without(_summed(_merged(calendars)), _calendar_of(left))

@@ -18,8 +18,8 @@ date, a span of publication dates (calendar.Span) starts at the chunk of its bou
 from the calendar but for the months of its edges, which are counted from their entries; in another
 order, it is walked in that order's listings as far as the page's chunks, else read whole from the
 date listing and sorted (`_ordered`). The sources of the nodes a scope leaves out by id (Scope.left:
-`node.home=false`, `not[node.id]`) are dropped from its entries, and found in its date listing
-(where their date tells the chunk) to be taken away from its calendar (`read_calendar`).
+`node.home=false`, `not[node.id]`) are dropped from its entries (a page reads that many entries
+more), and those it lists are taken away from its calendar (calendar.read).
 """
 
 from __future__ import annotations
@@ -28,13 +28,14 @@ import heapq
 import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from typing import Any, NamedTuple
+from typing import Any
 
 from app.listing import calendar
-from app.listing.calendar import INF, Role, Scope
+from app.listing.calendar import INF, LISTED_ROLES, TAKEN_ROLES, Role, Scope
 from app.listing.params import Page
+from app.membership import Listing
 from app.publication import Visibility
-from app.query_plan import LISTING_ORDERS, UNDATED, Group, listing_id, month_span
+from app.query_plan import LISTING_ORDERS, UNDATED, listing_id, month_span
 from app.store import Generation
 
 # (published_at, source id, realm ids, node position: in the position order only, else None,
@@ -111,9 +112,7 @@ def page(
     heads = _first_read(scope, visibility, order)
     dated = _heads(scope, visibility, DATE)
     chunks: dict[str, dict[str, Any] | None] = {}
-    if scope.left:  # its date listing finds the sources it leaves out: read with its heads
-        _read_missing(generation, chunks, [*heads, *dated])
-    found = read_calendar(generation, scope, visibility, chunks)
+    found = calendar.read(generation, scope, visibility)
     to_come = scope.span is None and calendar.to_come(found, scope, visibility)
     _read_missing(generation, chunks, [*heads, *(dated if to_come else [])])
 
@@ -142,75 +141,15 @@ def page(
     return generation.listed_in_order(ids, visibility), total
 
 
-def read_calendar(
-    generation: Generation,
-    scope: Scope,
-    visibility: Visibility,
-    chunks: dict[str, dict[str, Any] | None] | None = None,
-) -> dict[str, Any]:
-    """The calendar of a scope (calendar.read), less the sources it leaves out by id
-    (Scope.left), found in its date listing: each by its (published_at, `_id`), in the chunk its
-    date tells (`chunks`: the chunks read so far, the date listing's first ones read when
-    missing). A source left out that the scope does not list is not found, so not taken away."""
-    left = _found_left(generation, scope, visibility, {} if chunks is None else chunks)
-    return calendar.read(generation, scope, visibility, left=left)
-
-
-class _Place(NamedTuple):
-    """Where a source left out lies: its `_id`, the scope in its translation alone, and marks
-    just above and below its key (published_at, `_id`) in the date listing (read newest first,
-    as stored)."""
-
-    source_id: int
-    scope: Scope
-    upper: Bound
-    lower: Bound
-
-
-def _found_left(
-    generation: Generation,
-    scope: Scope,
-    visibility: Visibility,
-    chunks: dict[str, dict[str, Any] | None],
-) -> list[calendar.Found]:
-    """The sources a scope leaves out by id that its date listings list, as calendar.read takes
-    them away: the first chunks of those listings in one read, then the chunk where each key
-    lies, of them all in one more (a key at a chunk's end reads the next chunk too); none, and
-    no read, when it leaves none out or is void."""
-    if not scope.left or scope.void:
-        return []
-    places = [
-        _Place(source_id, replace(scope, locales=(locale,), span=None, left=()),
-               (_dated(moment), source_id + 0.5), (_dated(moment), source_id - 0.5))
-        for source_id, locale, moment in scope.left
-    ]  # fmt: skip
-    heads = [head for place in places for head in _heads(place.scope, visibility, DATE)]
-    _read_missing(generation, chunks, heads)
-    _read_missing(generation, chunks, [
-        chunk_id
-        for place in places
-        for chunk_id in _firsts(_chunk_numbers(place.scope, visibility, chunks, DATE, True,
-                                               place.upper, place.lower), DATE)
-    ])  # fmt: skip
-    found: list[calendar.Found] = []
-    for place in places:
-        for e in _listed(generation, place.scope, visibility, chunks, DATE, True, place.upper,
-                         place.lower):  # fmt: skip
-            if e[1] == place.source_id:  # (published_at, realm ids, visible, block)
-                found.append((None if e[0] == UNDATED else e[0], e[2], e[4], e[5]))
-    return found
-
-
 def months(generation: Generation, scope: Scope, visibility: Visibility) -> list[str]:
     """`YYYY-MM` of the months of a scope having a source the request may see, newest first
     (calendar.months): from its calendar, or, for a month whose calendar knows only bounds (a
     scope leaving sources out), from that month's entries in the date listing, newest first from
     now or the month's end, to the first one kept."""
     chunks: dict[str, dict[str, Any] | None] = {}
-    left = _found_left(generation, scope, visibility, chunks)
-    found = calendar.read(generation, scope, visibility, left=left)
+    found = calendar.read(generation, scope, visibility)
     # its dates are bounds only if sources were taken away (Scope.exact_dates)
-    told = scope if left else replace(scope, left=())
+    told = scope if scope.found_left(visibility.preview) else replace(scope, left=())
 
     def published_in(month: str) -> bool:
         start, end = month_span(month)
@@ -469,8 +408,10 @@ def _kept(
     needed: int = 1,
 ) -> Iterator[Entry]:
     """The entries a request may list (`_listed`): published (any, in preview), in realms it may
-    see, not left out by id (Scope.left)."""
-    listed = _listed(generation, scope, visibility, chunks, order, descending, start, stop, needed)
+    see, not left out by id (Scope.left: `needed` counts them, so that the chunks read up front
+    hold the page however many of them it passes)."""
+    listed = _listed(generation, scope, visibility, chunks, order, descending, start, stop,
+                     needed + len(scope.left))  # fmt: skip
     preview = visibility.preview
     return (
         e
@@ -495,11 +436,8 @@ def _listed(
     name the chunk where `start` lies); the first chunks to read of each listing, as many as hold
     the `needed` entries a request takes (`_reach`), are read with the others' in one read
     (reading backwards: the last chunks), any further one when reached."""
-    keys, alsos = _keys(scope, visibility), _keys(scope, visibility, Role.ALSO)
-    thirds = _keys(scope, visibility, Role.THIRD)
-    lefts = _keys(scope, visibility, Role.LEFT_OUT)
-    left_alsos = _keys(scope, visibility, Role.LEFT_ALSO)
-    left_thirds = _keys(scope, visibility, Role.LEFT_THIRD)
+    listed_keys = [_keys(scope, visibility, role) for role in LISTED_ROLES]
+    taken_keys = [_keys(scope, visibility, role) for role in TAKEN_ROLES]
     orders = _chunk_numbers(scope, visibility, chunks, order, descending, start, stop)
     forward = order.forward(descending)
     reach = _reach(chunks, orders, order, needed, backwards=not forward)
@@ -520,11 +458,11 @@ def _listed(
                 ]
         return streams
 
-    streams = listed(keys, alsos, thirds)
-    if lefts:  # each listing less its entries in the listings of what it leaves out
+    streams = listed(*listed_keys)
+    if taken_keys[0]:  # each listing less its entries in the listings of what it leaves out
         streams = [
             _less(stream, taken, order, descending)
-            for stream, taken in zip(streams, listed(lefts, left_alsos, left_thirds), strict=True)
+            for stream, taken in zip(streams, listed(*taken_keys), strict=True)
         ]
     merged: Iterator[Entry] = heapq.merge(*streams, key=order.key, reverse=descending)
     if descending:
@@ -582,21 +520,12 @@ def _runs_sorted(entries: Iterator[Entry], order: Order) -> Iterator[Entry]:
 
 
 # (type or ALL_TYPES, translation, group, preview class): one listing
-Key = tuple[str, str, Group, bool]
+Key = Listing
 
 
 def _keys(scope: Scope, visibility: Visibility, role: Role = Role.OWN) -> list[Key]:
-    """The listings of a scope's group of `role` (Scope.groups): one per type and translation
-    (disjoint: merged when read), in the same order for every role (none when it has no group of
-    that role)."""
-    if role not in scope.groups:
-        return []
-    group = scope.groups[role]
-    return [
-        (node_type, locale, group, visibility.preview)
-        for node_type in scope.node_types
-        for locale in scope.locales
-    ]
+    """The listings of a scope's group of `role` in the request's class (Scope.listings)."""
+    return scope.listings(role, visibility.preview)
 
 
 def _chunk_id(key: Key, number: int, order: str) -> str:
