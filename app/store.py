@@ -440,7 +440,7 @@ class Generation:
         # translation it has, so at most (translations x children) documents.
         query = {"node_id": {"$in": node_ids}, **source_filter(visibility, listed=True)}
         projection = LISTED if with_children else WITHOUT_CHILDREN
-        batch = len(node_ids) * 4 + 1
+        batch = _nodes_batch(node_ids)
         cursor = self._collection("sources").find(query, projection, batch_size=batch)
         return [source for source in cursor.hint("node_locale") if source["locale"] == locale]
 
@@ -450,7 +450,9 @@ class Generation:
         nodes out (`not[node.id]`) takes away from its calendar (app.listing.listings)."""
         query = {"node_id": {"$in": node_ids}}
         projection = dict.fromkeys(MEMBERSHIP_FIELDS, True)
-        return list(self._collection("sources").find(query, projection).hint("node_locale"))
+        batch = _nodes_batch(node_ids)
+        cursor = self._collection("sources").find(query, projection, batch_size=batch)
+        return list(cursor.hint("node_locale"))
 
     def walker_children(self, node_ids: list[int]) -> dict[int, list[int]]:
         """Walker child ids of nodes whose sources keep them apart (`node.children` null: more
@@ -559,3 +561,14 @@ class Generation:
         cursor = self._collection("sources").find(query, WITHOUT_CHILDREN, batch_size=limit + 1)
         cursor = cursor.sort([("published_at", DESCENDING), ("_id", DESCENDING)]).hint("feed")
         return list(cursor.limit(limit))
+
+
+# The translations per node that the first batch of a read of nodes' sources holds: such a read is
+# one command (the server's default first batch, 101 documents, would ask for more with getMore).
+TRANSLATIONS_PER_BATCH = 4
+
+
+def _nodes_batch(node_ids: list[int]) -> int:
+    """The first batch of a read of these nodes' sources (`node_id` `$in`): all of them in up to
+    TRANSLATIONS_PER_BATCH translations, and one more (the cursor is then closed)."""
+    return len(node_ids) * TRANSLATIONS_PER_BATCH + 1
