@@ -200,7 +200,8 @@ LISTED_PARENTS_ID = "listed-parents"
 # tags is listed k(k-1)/2 times more per pair, k(k-1)(k-2)/6 per triple, and freely combined
 # tags would multiply the documents: above the limits, such requests read the index). The
 # `listings` document TAG_COMBINATIONS_ID says how many tags the largest listed combination has
-# (`largest`: 1, 2 or 3).
+# (`largest`: 1, 2 or 3) and the most tags one source carries (`most`: a set of more has no
+# source, which a general tag condition needs: app/listing/tag_conditions.py).
 TAG_PAIRS_MAX = 1000
 TAG_TRIPLES_MAX = 1000
 TAG_COMBINATIONS_ID = "tag-combinations"

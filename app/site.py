@@ -165,8 +165,10 @@ class SiteModel:
     # Parents whose children have calendars and listings of their own (query_plan.PARENT_LISTED).
     listed_parents: frozenset[int] = frozenset()
     # How many tags the largest combinations of tags with calendars and listings have (1: none,
-    # 2: pairs, 3: triples too; query_plan.TAG_PAIRS_MAX).
+    # 2: pairs, 3: triples too; query_plan.TAG_PAIRS_MAX), and the most tags a source carries
+    # (None: unknown; app/listing/tag_conditions.py).
     tag_combinations: int = 1
+    most_tags: int | None = None
     # Future published_at values, sorted: public responses change by themselves at these moments.
     publication_times: list[datetime] = field(default_factory=list)
     cache: dict[Any, Any] = field(default_factory=dict)
@@ -201,6 +203,7 @@ class SiteModel:
         ):
             policy.setdefault(source["locale"], []).append(source)
         node_types = {d["_id"]: NodeType.from_document(d) for d in generation.all("node_types")}
+        largest, most = generation.tag_combinations()
         return cls(
             version=generation.version,
             generation=generation,
@@ -225,7 +228,8 @@ class SiteModel:
             tag_ids={t["slug"]: t["_id"] for t in tags},
             tags=tags,
             listed_parents=generation.listed_parents(),
-            tag_combinations=generation.tag_combinations(),
+            tag_combinations=largest,
+            most_tags=most,
             publication_times=generation.publication_times_after(datetime.now(UTC)),
         )
 

@@ -319,11 +319,12 @@ class Generation:
         found = self._one("listings", {"_id": LISTED_PARENTS_ID}, ID_INDEX)
         return frozenset(found["ids"]) if found else frozenset()
 
-    def tag_combinations(self) -> int:
+    def tag_combinations(self) -> tuple[int, int | None]:
         """How many tags the largest combinations of tags with calendars and listings have: 1
-        (none), 2 (pairs) or 3 (triples too: query_plan.TAG_TRIPLES_MAX)."""
+        (none), 2 (pairs) or 3 (triples too: query_plan.TAG_TRIPLES_MAX); and the most tags one
+        source carries (None: not recorded, by a generation written before it was)."""
         found = self._one("listings", {"_id": TAG_COMBINATIONS_ID}, ID_INDEX)
-        return found["largest"] if found else 1
+        return (found["largest"], found.get("most")) if found else (1, None)
 
     def listing_chunks(self, chunk_ids: list[str]) -> dict[str, dict[str, Any]]:
         """Chunks of materialised listings (app/fixture/listings.py) by `_id`, in one read; a

@@ -5,6 +5,7 @@ app/listing/calendar.py)."""
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -13,6 +14,7 @@ from app.auth import mint_token
 from app.db import get_store
 from app.fixture import listings as materialised
 from app.listing import calendar, listings
+from app.listing.tag_conditions import TAG_SETS_MAX
 from app.publication import Visibility
 from app.query_plan import ALL_TYPES, month_of, order_index
 from tests.conftest import JWT_SECRET, demo_site
@@ -65,6 +67,7 @@ def by_calendar(generation, query, visibility):
         TAG_IDS,
         parents=parents,
         combinations=3,
+        most_tags=MOST_TAGS,  # the generation says so (test_the_demo_lists_pairs_and_triples...)
         homes=generation.homes() if "node.home" in query else (),
     )
     assert scope is not None
@@ -85,6 +88,8 @@ LOCALES = ("en", "fr", {"$in": ["en", "fr"]}, {"$in": ["fr", "en", "de"]})
 PREMIUM = 2
 
 
+# the most tags one of the demo's sources carries (culture, events and jazz)
+MOST_TAGS = 3
 # the one row of groups of three tags that the FerretDB tier runs (the others repeat its reads)
 THREE_TAGS_ON_FERRETDB = ("node.tag_slugs", {"$in": ["events", "culture", "jazz"]})
 
@@ -92,7 +97,9 @@ THREE_TAGS_ON_FERRETDB = ("node.tag_slugs", {"$in": ["events", "culture", "jazz"
 def _combined(tag) -> int:
     """The most tags a row's groups combine (Scope.combined; 0 when it is not plain)."""
     conditions = dict([tag]) if isinstance(tag, tuple) else dict(tag or {})
-    scope = calendar.plain_scope({"locale": "en", **conditions}, TAG_IDS, combinations=3)
+    scope = calendar.plain_scope(
+        {"locale": "en", **conditions}, TAG_IDS, combinations=3, most_tags=MOST_TAGS
+    )
     return 0 if scope is None else scope.combined
 
 
@@ -219,6 +226,64 @@ def _combined(tag) -> int:
         (ALL_TYPES, {"node.home": False}, [1], [PREMIUM], True),
         (ALL_TYPES, {"node.home": False, "node.tag_slugs": {"$nin": ["news"]}}, [2], None, False),
         ("Article", {"node.home": False}, [], None, False),  # not in the scope
+        # general tag conditions (tag_conditions.tag_sets; the demo's sources carry at most
+        # three tags): any of four and of six, all of four (no source), four left out, any of
+        # two in two clauses (`tagGroup[]` twice), any of three and one left out, a tag and
+        # three left out, any of two, a third required and a fourth left out
+        (
+            "Article",
+            ("node.tag_slugs", {"$in": ["news", "jazz", "market", "events"]}),
+            [],
+            None,
+            True,
+        ),
+        (ALL_TYPES, ("node.tag_ids", {"$in": [1, 2, 3, 4, 5, 6]}), [1], [PREMIUM], True),
+        (
+            ["Article", "Page"],
+            ("node.tag_slugs", {"$all": ["news", "jazz", "market", "events"]}),
+            [],
+            None,
+            False,
+        ),
+        (
+            ["Article", "Page"],
+            ("node.tag_slugs", {"$nin": ["news", "jazz", "market", "events"]}),
+            [2],
+            None,
+            True,
+        ),
+        (
+            ALL_TYPES,
+            {"$and": [{"node.tag_ids": {"$in": [1, 2]}}, {"node.tag_ids": {"$in": [3, 4]}}]},
+            [],
+            None,
+            True,
+        ),
+        (
+            "Article",
+            {"node.tag_slugs": {"$in": ["news", "jazz", "market"]}, "node.tag_ids": {"$nin": [2]}},
+            [1],
+            None,
+            True,
+        ),
+        (
+            ALL_TYPES,
+            {"node.tag_slugs": "news", "node.tag_ids": {"$nin": [5, 6, 2]}},
+            [],
+            [PREMIUM],
+            True,
+        ),
+        (
+            "Article",
+            {
+                "node.tag_slugs": {"$in": ["news", "jazz"]},
+                "node.tag_ids": {"$nin": [6]},
+                "$and": [{"node.tag_ids": {"$in": [2]}}],
+            },
+            [],
+            None,
+            True,
+        ),
     ],
 )
 def test_calendars_answer_as_the_queries(
@@ -250,12 +315,13 @@ def test_calendars_answer_as_the_queries(
         ("node.tag_ids", 99),
         ("node.tag_slugs", {"$all": ["news", "nope"]}),
         ("node.tag_ids", {"$all": [1, 2, 3]}),  # no source carries all three
+        ("node.tag_slugs", {"$all": ["news", "jazz", "market", "events"]}),  # nor four
     )
     assert checked > 0 or nothing or node_type == []  # they list something
 
 
 def test_the_demo_lists_pairs_and_triples_of_tags(generation):
-    assert generation.tag_combinations() == 3
+    assert generation.tag_combinations() == (3, MOST_TAGS)
 
 
 def test_a_slug_that_no_tag_has_matches_nothing_without_a_read(generation, store):
@@ -715,3 +781,42 @@ def test_each_tag_shape_reads_the_groups_that_count_it_exactly(tags, groups):
     # a site listing pairs only reads such a shape on the index
     pairs_only = calendar.plain_scope({"locale": "en", **tags}, TAG_IDS, combinations=2)
     assert (pairs_only is None) == (scope.combined == 3)
+
+
+def test_a_general_tag_condition_is_plain_when_no_source_carries_more_tags_than_listed():
+    """Any of four tags counts each tag's sources, less each pair's, plus each triple's (no
+    source carries four: MOST_TAGS), and pages merge the four tags' listings; the index answers
+    when the site does not record how many tags a source carries, when one carries more than
+    its listed combinations, or when it needs more than TAG_SETS_MAX groups."""
+    four = {"locale": "en", "node.tag_slugs": {"$in": ["news", "jazz", "market", "events"]}}
+    scope = calendar.plain_scope(four, TAG_IDS, combinations=3, most_tags=MOST_TAGS)
+    tags = (1, 2, 5, 6)
+    assert {found.tags: (found.sign, found.listed, found.taken) for found in scope.tag_sets} == {
+        **{(tag,): (1, True, False) for tag in tags},
+        **{pair: (-1, False, False) for pair in itertools.combinations(tags, 2)},
+        **{triple: (1, False, False) for triple in itertools.combinations(tags, 3)},
+    }
+    assert calendar.plain_scope(four, TAG_IDS, combinations=3) is None  # not recorded
+    assert calendar.plain_scope(four, TAG_IDS, combinations=3, most_tags=4) is None
+    assert calendar.plain_scope(four, TAG_IDS, combinations=2, most_tags=3) is None
+    pairs = calendar.plain_scope(four, TAG_IDS, combinations=2, most_tags=2)
+    assert sorted(found.tags for found in pairs.tag_sets if len(found.tags) > 1) == list(
+        itertools.combinations(tags, 2)
+    )  # no source carries three
+    # a tag and three left out: the tag's, less its pairs with each, plus its triples
+    one = {"locale": "en", "node.tag_slugs": "news", "node.tag_ids": {"$nin": [5, 6, 2]}}
+    found = calendar.plain_scope(one, TAG_IDS, combinations=3, most_tags=MOST_TAGS).tag_sets
+    assert {f.tags: (f.sign, f.listed, f.taken) for f in found} == {
+        (1,): (1, True, False), (1, 2): (-1, False, True), (1, 5): (-1, False, True),
+        (1, 6): (-1, False, True), (1, 2, 5): (1, False, False), (1, 2, 6): (1, False, False),
+        (1, 5, 6): (1, False, False),
+    }  # fmt: skip
+    every = {"locale": "en", "node.tag_slugs": {"$all": ["news", "jazz", "market", "events"]}}
+    assert calendar.plain_scope(every, TAG_IDS, combinations=3, most_tags=MOST_TAGS).void
+    many = {"locale": "en", "node.tag_ids": {"$in": list(range(1, 13))}}  # 12 + 66 + 220 groups
+    assert 12 + 66 + 220 > TAG_SETS_MAX
+    assert calendar.plain_scope(many, TAG_IDS, combinations=3, most_tags=MOST_TAGS) is None
+    assert calendar.plain_scope(
+        {**many, "node.tag_ids": {"$in": list(range(1, 10))}}, TAG_IDS, combinations=3,
+        most_tags=MOST_TAGS,
+    ) is not None  # 9 + 36 + 84  # fmt: skip

@@ -141,6 +141,19 @@ SECOND_TAG_ROWS = [
     ("node.tag_ids", {"$nin": [5, 4, 3]}),
     {"node.parent": ARCHIVE, "node.tag_ids": {"$nin": [2, 3, 5]}},
 ]
+# general tag conditions (tag_conditions.tag_sets; no source carries more than MOST_TAGS): any
+# of four, four left out, any of two twice (`tagGroup[]` twice), any of three and one left out, a
+# tag and three left out, under a listed parent too
+GENERAL_TAG_ROWS = [
+    ("node.tag_slugs", {"$in": ["news", "jazz", "market", "events"]}),
+    ("node.tag_ids", {"$nin": [1, 5, 6, 2]}),
+    {"$and": [{"node.tag_ids": {"$in": [1, 2]}}, {"node.tag_ids": {"$in": [3, 4]}}]},
+    {"node.tag_slugs": {"$in": ["news", "jazz", "culture"]}, "node.tag_ids": {"$nin": [2]}},
+    {"node.tag_slugs": "news", "node.tag_ids": {"$nin": [5, 6, 2]}},
+    {"node.parent": ARCHIVE, "node.tag_ids": {"$in": [2, 3, 5, 6]}},
+]
+# the most tags a source of the listing site carries (events, culture and jazz)
+MOST_TAGS = 3
 
 # (listing order, descending): by date and by position in both directions, and the default order
 # (`_id` ascending)
@@ -169,7 +182,8 @@ def by_index(generation, query, visibility, page, order, descending):
 
 def by_listing(generation, query, visibility, page, order, descending):
     parents = generation.listed_parents()
-    scope = calendar.plain_scope(query, TAG_IDS, dated=True, parents=parents, combinations=3)
+    scope = calendar.plain_scope(query, TAG_IDS, dated=True, parents=parents, combinations=3,
+                                 most_tags=MOST_TAGS)  # fmt: skip
     assert scope is not None
     index = order_index(query, "published_at")
     return listings.page(
@@ -271,6 +285,8 @@ def check(generation, query, visibility, pages) -> int:
             [PREMIUM],
         ),  # fmt: skip
         ("Article", {"node.tag_slugs": "events", "node.tag_ids": {"$nin": [3, 5]}}, None),
+        *(("Article", tag, None) for tag in GENERAL_TAG_ROWS[:4]),
+        *((ALL_TYPES, tag, [PREMIUM]) for tag in GENERAL_TAG_ROWS[4:]),
         # three tags left out (each listing less the three tags' merged), under a listed parent
         # too (jazz, the third of events, culture and jazz, is carried with events: in the
         # second row, alone too)
@@ -295,7 +311,7 @@ def test_a_listing_page_is_the_index_page_at_every_moment(
         # the same reads as the cases above (chunks by `_id`), the index side reading every
         # source of every type at each moment on FerretDB; the HTTP comparison below runs them
         pytest.skip("the hide_blocks clause and a tag across types: mongomock tier")
-    if tier != "mongomock" and tag in SECOND_TAG_ROWS:
+    if tier != "mongomock" and tag in SECOND_TAG_ROWS + GENERAL_TAG_ROWS[1:]:
         # the reads of two tags (chunks by `_id`, of pairs too) are those of the first such row
         pytest.skip("two tags beyond the first row, and three tags: mongomock tier")
     _, _, generation = small_chunks
@@ -1212,6 +1228,50 @@ def test_a_listed_parents_pages_and_archives_read_no_index(small_chunks, monkeyp
     assert len(on_index) == 1  # the home's 5 children: along parent_id
 
 
+def test_general_tag_conditions_read_no_index_and_answer_as_it(small_chunks, monkeypatch):
+    """Tag conditions beyond the named shapes (four tags or more, any of two twice...) are plain
+    on a site whose sources carry no more tags than it lists combinations of (tag_conditions.
+    tag_sets): their pages, cursor pages, totals and archives read no index and are its
+    answers; all of four tags, which no source carries, reads nothing and lists nothing."""
+    app, store, generation = small_chunks
+    assert generation.tag_combinations() == (3, MOST_TAGS)
+    client = app.test_client()
+    name = "node.nodesTags.tag.tagName"
+    slugs = ("news", "jazz", "market", "events")
+    four = "&".join(f"{name}[]={slug}" for slug in slugs)
+    none_of_four = "&".join(f"not[{name}][]={slug}" for slug in slugs)
+    urls = [
+        f"/api/articles?{four}&order[publishedAt]=desc&itemsPerPage=3&page=2",
+        f"/api/articles?{four}&order[node.position]=asc&itemsPerPage=2&cursor=",
+        f"/api/articles/archives?{four}",
+        f"/api/nodes_sources?{none_of_four}&_locale=en&itemsPerPage=4&page=2",
+        f"/api/nodes_sources/archives?{none_of_four}",
+        "/api/articles?tagGroup[]=news,events&tagGroup[]=culture,featured&order[publishedAt]=asc",
+        f"/api/nodes_sources?tagGroup[]=news,events,jazz&not[{name}]=culture&itemsPerPage=2"
+        "&cursor=",
+        f"/api/articles?{name}=news&{none_of_four.replace(f'not[{name}][]=news&', '')}"
+        "&itemsPerPage=2",
+        "/api/articles?node.parent=60&tagGroup[]=events,culture,jazz,market&_locale=en",
+    ]
+    client.get("/api/articles")  # the site model
+    answers = [client.get(url) for url in urls]
+    on_index = index_reads(generation, monkeypatch)
+    for url, answer in zip(urls, answers, strict=True):
+        assert answer.status_code == 200, (url, answer.json)
+        assert client.get(url).json == answer.json, url
+    assert on_index == []
+    with pytest.MonkeyPatch.context() as patch:
+        on_the_index(patch)
+        for url, answer in zip(urls, answers, strict=True):
+            assert client.get(url).json == answer.json, url
+    assert on_index  # the index answered
+    totals = [answer.json.get("hydra:totalItems") for answer in answers]
+    assert totals[0] > 3 and totals[3] > 4 and totals[5] > 0 and totals[8] > 0, totals
+    intersect = "&".join(f"intersect[{name}][]={slug}" for slug in slugs)
+    body, count = commands(client, store, f"/api/articles?{intersect}")
+    assert body["hydra:totalItems"] == 0 and count == 1  # the live generation's pointer
+
+
 @pytest.mark.parametrize(
     "finer",
     [
@@ -1324,11 +1384,11 @@ def test_a_site_of_more_pairs_of_tags_than_the_limit_lists_none(make_app, monkey
     listed, app, expected = at_and_above_the_limit(make_app, monkeypatch, "TAG_PAIRS_MAX", 6, urls)
     with listed.app_context():
         store = get_store()
-        assert store.generation(store.live()["version"]).tag_combinations() == 3
+        assert store.generation(store.live()["version"]).tag_combinations()[0] == 3
     with app.app_context():
         store = get_store()
         generation = store.generation(store.live()["version"])
-        assert generation.tag_combinations() == 1
+        assert generation.tag_combinations()[0] == 1
         pairs = generation.listing_chunks([listing_id("Article", "en", "tags=1+4", 0)])
         assert pairs == {}
         on_index = index_reads(generation, monkeypatch)
@@ -1353,13 +1413,13 @@ def test_a_site_of_more_triples_of_tags_than_the_limit_lists_pairs_only(make_app
     listed, app, expected = at_and_above_the_limit(make_app, monkeypatch, limit, 1, urls)
     with listed.app_context():
         generation = get_store().generation(get_store().live()["version"])
-        assert generation.tag_combinations() == 3
+        assert generation.tag_combinations()[0] == 3
         on_index = index_reads(generation, monkeypatch)
         assert [listed.test_client().get(url).json for url in urls] == expected
         assert on_index == []
     with app.app_context():
         generation = get_store().generation(get_store().live()["version"])
-        assert generation.tag_combinations() == 2
+        assert generation.tag_combinations()[0] == 2
         triple = listing_id("Article", "en", "tags=2+3+5", 0)
         assert generation.listing_chunks([triple]) == {}
         on_index = index_reads(generation, monkeypatch)

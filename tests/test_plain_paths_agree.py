@@ -6,11 +6,12 @@ of now, undated sources, dates finer than the millisecond), statuses, visibility
 shuffled, small listing chunks and small listed parents. Each request (a page by number, a cursor
 walk or an archive; a tag, a tag left out, two tags (any of them, both, both left out, one but not
 the other), three tags (any of them, all three, any of two and a third, two and a third left out,
-one and two left out, three left out), a listed parent, a translation, the nodes' visibility, the
-home node or a few nodes left out, a span of dates, one order key or two; anonymous, with a realm
-password or an editor in preview) is answered at a few moments of now twice: as served, and with
-every plain path turned off (`listings.serves`, and `site_scope` in sources and archives), which
-reads the index. A fuzzer of this shape found listings ordered on finer digits than the stored
+one and two left out, three left out), four tags or more (any of them, none of them, two groups, any
+of three and one left out, one and three left out), a listed parent, a translation, the nodes'
+visibility, the home node or a few nodes left out, a span of dates, one order key or two; anonymous,
+with a realm password or an editor in preview) is answered at a few moments of now twice: as served,
+and with every plain path turned off (`listings.serves`, and `site_scope` in sources and archives),
+which reads the index. A fuzzer of this shape found listings ordered on finer digits than the stored
 dates.
 """
 
@@ -112,7 +113,7 @@ def random_request(rng: random.Random, site: dict[str, Any], parents: list[int])
     shape = rng.choice(("tag", "tag id", "left out", "none", "any of two", "both", "groups",
                         "two left out", "one but another", "any of three", "all three",
                         "any of two and a third", "three, one left out",
-                        "one, two left out", "three left out"))  # fmt: skip
+                        "one, two left out", "three left out", "general"))  # fmt: skip
     # two tags: any two, or two that a node carries (both of two random tags is often nothing)
     slug_of = {tag["id"]: tag["slug"] for tag in site["tags"]}
     carried = [n["tags"] for n in site["nodes"] if len(set(n.get("tags") or [])) > 1]
@@ -123,7 +124,23 @@ def random_request(rng: random.Random, site: dict[str, Any], parents: list[int])
     three = rng.sample(slugs, 3)
     if triples and rng.random() < 0.7:
         three = [slug_of[tag] for tag in rng.sample(sorted(set(rng.choice(triples))), 3)]
-    if shape == "any of three":  # a list, or one `tagGroup[]`
+    if shape == "general":  # four tags or more (tag_conditions.tag_sets): any of, none of, groups
+        many = rng.sample(slugs, min(len(slugs), rng.choice((4, 5, 6))))
+        form = rng.choice(("any of", "none of", "groups", "any of three and one left out",
+                           "one and three left out"))  # fmt: skip
+        if form == "any of":
+            params += [("node.nodesTags.tag.tagName[]", slug) for slug in many]
+        elif form == "none of":
+            params += [("not[node.nodesTags.tag.tagName][]", slug) for slug in many]
+        elif form == "groups":
+            params += [("tagGroup[]", ",".join(many[:2])), ("tagGroup[]", ",".join(many[2:]))]
+        elif form == "any of three and one left out":
+            params += [("tagGroup[]", ",".join(many[:3])),
+                       ("not[node.nodesTags.tag.tagName]", many[3])]  # fmt: skip
+        else:
+            params.append(("node.nodesTags.tag.tagName", many[0]))
+            params += [("not[node.nodesTags.tag.tagName][]", slug) for slug in many[1:4]]
+    elif shape == "any of three":  # a list, or one `tagGroup[]`
         params += (
             [("node.nodesTags.tag.tagName[]", slug) for slug in three]
             if rng.random() < 0.5

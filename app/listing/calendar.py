@@ -25,7 +25,7 @@ from enum import StrEnum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from app.listing.tag_conditions import TAG_IDS, TAG_PATHS, TAG_SLUGS, fold
+from app.listing.tag_conditions import TAG_IDS, TAG_PATHS, TAG_SLUGS, TagSet, fold, tag_sets
 from app.membership import Listing, listings_of
 from app.publication import Visibility
 from app.query_plan import ALL_TYPES, Group, month_of, parent_group, tags_group
@@ -84,7 +84,17 @@ class Role(StrEnum):
     def walked(self) -> bool:
         """Whether a page walks its listings (an overlap only counts: its sources come in the
         listings of its tags)."""
-        return self in LISTED_ROLES or self in TAKEN_ROLES
+        return self.listed or self.taken
+
+    @property
+    def listed(self) -> bool:
+        """Whether a page merges its listings (LISTED_ROLES)."""
+        return self in LISTED_ROLES
+
+    @property
+    def taken(self) -> bool:
+        """Whether a page takes its listings' entries away from those merged (TAKEN_ROLES)."""
+        return self in TAKEN_ROLES
 
 
 # The roles whose listings a page merges (any of their sources is listed), and those whose
@@ -173,7 +183,8 @@ class Scope:
     of publication dates, which only the date listing answers (a calendar counts whole months:
     `total` and `months` take no span). `left`: the sources of the nodes it leaves out by id
     (`node.home=false`, `not[node.id]`, LeftOut): their entries are dropped from its listings,
-    and `read` takes those it lists (`found_left`) away from its calendar."""
+    and `read` takes those it lists (`found_left`) away from its calendar. `tag_sets`: the
+    groups of a general tag condition (tag_conditions.tag_sets), instead of the named ones."""
 
     node_types: tuple[str, ...]
     locales: tuple[str, ...]
@@ -191,6 +202,7 @@ class Scope:
     within: int | None = None
     without_also: int | None = None
     without_third: int | None = None
+    tag_sets: tuple[TagSet, ...] = ()
     left: tuple[LeftOut, ...] = ()
 
     @cached_property
@@ -198,9 +210,12 @@ class Scope:
         return frozenset(source.source_id for source in self.left)
 
     @cached_property
-    def groups(self) -> dict[Role, Group]:
+    def groups(self) -> dict[Role | TagSet, Group]:
         """The groups of the calendars and listings it reads besides type and translation, by
-        Role: always `own`, and the others when it has them."""
+        Role (always `own`, and the others when it has them) or, for a general tag condition,
+        by TagSet; either tells how a group counts (`sign`) and whether a page walks it."""
+        if self.tag_sets:
+            return {found: self._group_of(*found.tags) for found in self.tag_sets}
         return {role: self._group_of(*tags) for role, tags in self._tag_sets.items()}
 
     @cached_property
@@ -246,6 +261,8 @@ class Scope:
     @property
     def combined(self) -> int:
         """The most tags one of its groups combines (a site lists up to three: pairs, triples)."""
+        if self.tag_sets:
+            return max(len(found.tags) for found in self.tag_sets)
         return max(len(set(tags)) for tags in self._tag_sets.values())
 
     @property
@@ -262,7 +279,7 @@ class Scope:
         group = tags_group(*ids) if len(ids) > 1 else (ids[0] if ids else None)
         return group if self.parent is None else parent_group(self.parent, group)
 
-    def listings(self, role: Role, preview: bool) -> list[Listing]:
+    def listings(self, role: Role | TagSet, preview: bool) -> list[Listing]:
         """The listings (and calendars) of its group of `role` (`groups`) in a visibility class:
         one per type and translation (disjoint: merged when read), in the same order for every
         role (none when it has no group of that role)."""
@@ -275,15 +292,13 @@ class Scope:
     def lists(self, listings: frozenset[Listing], preview: bool) -> bool:
         """Whether its listings list a source that these listings hold, as app.listing.listings
         merges them: type by type and translation by translation, in a listing of a listed
-        group (LISTED_ROLES) and in none of what it leaves out (TAKEN_ROLES)."""
-        rows = {role: self.listings(role, preview) for role in (*LISTED_ROLES, *TAKEN_ROLES)}
-
-        def held(roles: tuple[Role, ...], at: int) -> bool:
-            return any(rows[role] and rows[role][at] in listings for role in roles)
-
+        group (Role.listed) and in none of what it leaves out (Role.taken)."""
+        listed = [self.listings(role, preview) for role in self.groups if role.listed]
+        taken = [self.listings(role, preview) for role in self.groups if role.taken]
         return any(
-            held(LISTED_ROLES, at) and not held(TAKEN_ROLES, at)
-            for at in range(len(rows[Role.OWN]))
+            any(rows[at] in listings for rows in listed)
+            and not any(rows[at] in listings for rows in taken)
+            for at in range(len(self.node_types) * len(self.locales))
         )
 
     def found_left(self, preview: bool) -> list[Found]:
@@ -388,7 +403,8 @@ def site_scope(query: dict[str, Any], site: SiteModel, *, dated: bool = False) -
     homes and the sources of nodes left out by id (with the fields that tell which listings
     hold them)."""
     return plain_scope(query, site.tag_ids, dated=dated, parents=site.listed_parents,
-                       combinations=site.tag_combinations, homes=list(site.homes.values()),
+                       combinations=site.tag_combinations, most_tags=site.most_tags,
+                       homes=list(site.homes.values()),
                        sources_of=site.generation.memberships_of_nodes)  # fmt: skip
 
 
@@ -399,16 +415,18 @@ def plain_scope(
     dated: bool = False,
     parents: frozenset[int] = frozenset(),
     combinations: int = 1,
+    most_tags: int | None = None,
     homes: Iterable[dict[str, Any]] = (),
     sources_of: Callable[[list[int]], list[dict[str, Any]]] | None = None,
 ) -> Scope | None:
     """The scope of a plain request's filter (`tag_ids`: the site's tag ids by slug; `parents`:
     its listed parents; `combinations`: the most tags its listed groups combine,
-    Site.tag_combinations: 1, pairs 2, triples 3; `homes`: the home node's sources, which
-    `node.home=false` leaves out; `sources_of`: the sources of nodes, read when `not[node.id]`
-    leaves them out: both Scope.left, with app.membership.MEMBERSHIP_FIELDS at least); None when
-    it filters on anything else.
-    With `dated`, a range of publication dates is plain too (the scope's `span`)."""
+    Site.tag_combinations: 1, pairs 2, triples 3; `most_tags`: the most tags a source carries
+    (None: unknown), which a general tag condition needs (tag_conditions.tag_sets); `homes`: the
+    home node's sources, which `node.home=false` leaves out; `sources_of`: the sources of nodes,
+    read when `not[node.id]` leaves them out: both Scope.left, with
+    app.membership.MEMBERSHIP_FIELDS at least); None when it filters on anything else. With
+    `dated`, a range of publication dates is plain too (the scope's `span`)."""
     rest = dict(query)
     home = rest.pop(HOME, None)
     if HOME in query and home is not False:  # `node.home=true`: the home node by id (sources)
@@ -447,9 +465,21 @@ def plain_scope(
         return None
     if visible is not None and type(visible) is not bool:
         return None
+    found_sets: tuple[TagSet, ...] = ()
+    if tags.general is not None:
+        found = tag_sets(tags.general, largest=combinations, most=most_tags)
+        if found is None:
+            return None
+        found_sets = found
+    # a general condition none of whose conjunctions has a source (more tags than any carries)
+    void = (
+        tags.void
+        or not node_types
+        or (tags.general is not None and not any(found.listed for found in found_sets))
+    )
     scope = Scope(
-        node_types, locales, frozenset(realms["$nin"]), tag=tags.tag,
-        void=tags.void or not node_types, span=span, visible=visible, parent=parent,
+        node_types, locales, frozenset(realms["$nin"]), tag=tags.tag, tag_sets=found_sets,
+        void=void, span=span, visible=visible, parent=parent,
         hiding=hiding, without=tags.without, also=tags.also, third=tags.third, both=tags.both,
         within=tags.within, without_also=tags.without_also, without_third=tags.without_third,
     )  # fmt: skip
@@ -512,9 +542,11 @@ def _calendar_of(found: list[Found]) -> dict[str, Any]:
                     "undated": undated})  # fmt: skip
 
 
-def _combined(of: dict[Role, dict[str, Any] | None]) -> dict[str, Any] | None:
+def _combined(of: dict[Role | TagSet, dict[str, Any] | None]) -> dict[str, Any] | None:
     """The calendar of one type and translation from those of a scope's groups by role
     (Scope.groups; None: no source); None when it has no source."""
+    if any(isinstance(key, TagSet) for key in of):
+        return _signed(of)
     listed = _any_of(of, Role.OWN, Role.ALSO, Role.OVERLAP,
                      (Role.THIRD, Role.THIRD_OWN, Role.THIRD_ALSO, Role.ALL_THREE))  # fmt: skip
     if listed is None or Role.LEFT_OUT not in of:
@@ -524,6 +556,18 @@ def _combined(of: dict[Role, dict[str, Any] | None]) -> dict[str, Any] | None:
                     (Role.LEFT_THIRD, Role.LEFT_THIRD_OWN, Role.LEFT_THIRD_ALSO,
                      Role.LEFT_ALL_THREE))  # fmt: skip
     return _without(_summed(listed), _summed(taken or _merged([])))
+
+
+def _signed(of: dict[Role | TagSet, dict[str, Any] | None]) -> dict[str, Any] | None:
+    """The calendar of a general tag condition's groups (TagSet: each counted its sign times,
+    by inclusion and exclusion): those added, summed, less those taken away, summed (the
+    counts are exact; a group's first and last dates are bounds); None when it has no source."""
+    added = [found for key, found in of.items() if found for _ in range(max(key.sign, 0))]
+    taken = [found for key, found in of.items() if found for _ in range(max(-key.sign, 0))]
+    if not added:
+        return None
+    counted = _summed(_merged(added))
+    return _without(counted, _summed(_merged(taken))) if taken else counted
 
 
 def _any_of(

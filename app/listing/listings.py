@@ -31,8 +31,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from app.listing import calendar
-from app.listing.calendar import INF, LISTED_ROLES, TAKEN_ROLES, Role, Scope
+from app.listing.calendar import INF, Role, Scope
 from app.listing.params import Page
+from app.listing.tag_conditions import TagSet
 from app.membership import Listing
 from app.publication import Visibility
 from app.query_plan import LISTING_ORDERS, UNDATED, listing_id, month_span
@@ -110,7 +111,7 @@ def page(
     if scope.void:
         return [], 0
     heads = _first_read(scope, visibility, order)
-    dated = _heads(scope, visibility, DATE)
+    dated = _heads(scope, visibility, DATE, counting=True)
     chunks: dict[str, dict[str, Any] | None] = {}
     found = calendar.read(generation, scope, visibility)
     to_come = scope.span is None and calendar.to_come(found, scope, visibility)
@@ -436,8 +437,8 @@ def _listed(
     name the chunk where `start` lies); the first chunks to read of each listing, as many as hold
     the `needed` entries a request takes (`_reach`), are read with the others' in one read
     (reading backwards: the last chunks), any further one when reached."""
-    listed_keys = [_keys(scope, visibility, role) for role in LISTED_ROLES]
-    taken_keys = [_keys(scope, visibility, role) for role in TAKEN_ROLES]
+    listed_keys = [_keys(scope, visibility, role) for role in scope.groups if role.listed]
+    taken_keys = [_keys(scope, visibility, role) for role in scope.groups if role.taken]
     orders = _chunk_numbers(scope, visibility, chunks, order, descending, start, stop)
     forward = order.forward(descending)
     reach = _reach(chunks, orders, order, needed, backwards=not forward)
@@ -459,7 +460,7 @@ def _listed(
         return streams
 
     streams = listed(*listed_keys)
-    if taken_keys[0]:  # each listing less its entries in the listings of what it leaves out
+    if taken_keys:  # each listing less its entries in the listings of what it leaves out
         streams = [
             _less(stream, taken, order, descending)
             for stream, taken in zip(streams, listed(*taken_keys), strict=True)
@@ -491,7 +492,7 @@ def _chunk_numbers(
     reading order (`_numbers`), from their chunk 0 in `chunks`."""
     return {
         key: _numbers(chunks.get(_chunk_id(key, 0, order.name)), order, descending, start, stop)
-        for role in Role
+        for role in scope.groups
         if role.walked
         for key in _keys(scope, visibility, role)
     }
@@ -523,7 +524,7 @@ def _runs_sorted(entries: Iterator[Entry], order: Order) -> Iterator[Entry]:
 Key = Listing
 
 
-def _keys(scope: Scope, visibility: Visibility, role: Role = Role.OWN) -> list[Key]:
+def _keys(scope: Scope, visibility: Visibility, role: Role | TagSet) -> list[Key]:
     """The listings of a scope's group of `role` in the request's class (Scope.listings)."""
     return scope.listings(role, visibility.preview)
 
@@ -533,11 +534,13 @@ def _chunk_id(key: Key, number: int, order: str) -> str:
     return listing_id(node_type, locale, group, number, order, preview=preview)
 
 
-def _heads(scope: Scope, visibility: Visibility, order: Order) -> list[str]:
+def _heads(
+    scope: Scope, visibility: Visibility, order: Order, *, counting: bool = False
+) -> list[str]:
     """The `_id` of chunk 0 of each listing of the scope's groups (Scope.groups) in `order`, of
-    the request's class (the overlaps of two tags by date only: they count their sources still
-    to come, `page`)."""
-    roles = [role for role in scope.groups if role.walked or order.name == DATE.name]
+    the request's class, that a page walks; `counting`: of every group, the overlaps too (by date:
+    what counts the sources still to come, `page`)."""
+    roles = [role for role in scope.groups if role.walked or counting]
     keys = [key for role in roles for key in _keys(scope, visibility, role)]
     return [_chunk_id(key, 0, order.name) for key in keys]
 

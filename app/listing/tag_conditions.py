@@ -9,20 +9,30 @@ the tag ids or slugs a source stores: `node.nodesTags.tag.tagName=a` (equality),
 clauses over tags, which `fold` simplifies (a clause met by a required tag is dropped, a tag left
 out is taken out of the clauses that name it, a clause holding another or repeated is dropped) and
 names when what is left is one of the shapes above (by tag id or slug alike: `not[...]` is offered
-by slug only, but a condition left out on the ids reads the same); any other (four tags, any of two
-in two clauses...) stays on the index.
+by slug only, but a condition left out on the ids reads the same). Any other (four tags, any of two
+in two clauses...) is `Tags.general`: `tag_sets` expands it, by inclusion and exclusion, into the
+groups of sources carrying a set of tags (TagSet) that list it and count it, which a site whose
+sources carry no more tags than its largest listed combination has (beyond those, a set has no
+source); else, or above TAG_SETS_MAX groups, it stays on the index.
 """
 
 from __future__ import annotations
 
+import itertools
+from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 # The stored paths of the tag filters (app/listing/sources.py compiles them).
 TAG_SLUGS = "node.tag_slugs"
 TAG_IDS = "node.tag_ids"
 TAG_PATHS = (TAG_SLUGS, TAG_IDS)
+# The most groups of tag sets a general tag condition reads (`tag_sets`; each is a calendar and,
+# listed or taken, a listing per type and translation); more stay on the index.
+TAG_SETS_MAX = 200
+# A general condition: the tags required, the clauses (any of each), the tags left out.
+General = tuple[frozenset[int], tuple[frozenset[int], ...], frozenset[int]]
 
 
 @dataclass(frozen=True)
@@ -30,9 +40,10 @@ class Tags:
     """What a filter asks of tags: `tag` (None: nothing), and with `also` (and `third`) any of
     them (`both` False) or all of them (`both` True); `within`: a tag that any of two requires
     too; `without`: a tag whose sources are left out (with `without_also`, a second one, and with
-    `without_third` a third, when it requires none; not with `third` or `within`); `void`:
-    nothing can match (a required tag slug no tag has, a tag both required and left out, a
-    clause whose tags are all unknown or left out)."""
+    `without_third` a third, when it requires none; not with `third` or `within`); `general`:
+    any other condition (`tag_sets` expands it); `void`: nothing can match (a required tag slug
+    no tag has, a tag both required and left out, a clause whose tags are all unknown or left
+    out)."""
 
     tag: int | None = None
     also: int | None = None
@@ -42,7 +53,98 @@ class Tags:
     without: int | None = None
     without_also: int | None = None
     without_third: int | None = None
+    general: General | None = None
     void: bool = False
+
+
+class TagSet(NamedTuple):
+    """One group of a general tag condition (`tag_sets`): the sources carrying every one of
+    `tags`, counted `sign` times in its total (0: not counted), `listed` (a page merges its
+    listings: a conjunction the condition admits) or `taken` (a page takes its listings' entries
+    away: a conjunction admitted with a tag left out). It keys a scope's groups as a Role does."""
+
+    tags: tuple[int, ...]
+    sign: int
+    listed: bool
+    taken: bool
+
+    @property
+    def walked(self) -> bool:
+        return self.listed or self.taken
+
+
+class _TooMany(Exception):
+    """A tag set larger than the site's listed combinations that some source may carry, or more
+    than TAG_SETS_MAX of them."""
+
+
+def tag_sets(general: General, *, largest: int, most: int | None) -> tuple[TagSet, ...] | None:
+    """The groups of a general condition (Tags.general): every tag set its sources count by
+    (inclusion and exclusion: a source carrying all required tags, some tag of each clause and
+    none left out is counted once), and the sets a page merges (the conjunctions it admits) and
+    takes away (those with a tag left out). A set of more than `most` tags (the most a source
+    carries; None: unknown) has no source and is dropped; None (the index) when a set has more
+    than `largest` tags (the site's listed combinations) and may have sources, or when there are
+    more than TAG_SETS_MAX groups."""
+    required, clauses, left_out = general
+    # the largest sets worth naming: those of more tags have no source, or make it not plain
+    bound = largest + 1 if most is None else most
+
+    def fits(tags: frozenset[int]) -> bool:  # it may have sources, and then it has a listing
+        if most is not None and len(tags) > most:
+            return False
+        if len(tags) > largest:
+            raise _TooMany
+        return True
+
+    try:
+        counted: dict[frozenset[int], int] = {frozenset(required): 1} if fits(required) else {}
+        for clause in clauses:  # some tag of it: the sum over its tag sets, odd ones added
+            counted = _times(counted, _some_of(clause, bound), fits)
+        for tag in left_out:  # none of them: less those carrying it
+            counted = _times(counted, {frozenset(): 1, frozenset({tag}): -1}, fits)
+        listed = {frozenset(required).union(pick) for pick in itertools.product(*clauses)}
+        listed = {tags for tags in listed if fits(tags)}
+        taken = {tags | {tag} for tags in listed for tag in left_out}
+        taken = {tags for tags in taken if fits(tags)}
+    except _TooMany:
+        return None
+    groups = {*listed, *taken, *(tags for tags, sign in counted.items() if sign)}
+    if len(groups) > TAG_SETS_MAX:
+        return None
+    return tuple(
+        TagSet(tuple(sorted(tags)), counted.get(tags, 0), tags in listed, tags in taken)
+        for tags in sorted(groups, key=lambda tags: (len(tags), sorted(tags)))
+    )
+
+
+def _some_of(clause: frozenset[int], bound: int) -> dict[frozenset[int], int]:
+    """`some tag of clause` as a signed sum over its tag sets of up to `bound` tags (the larger
+    ones are checked by the product's `fits`: they have no source or make it not plain)."""
+    terms = {}
+    for size in range(1, min(len(clause), bound) + 1):
+        for tags in itertools.combinations(sorted(clause), size):
+            terms[frozenset(tags)] = 1 if size % 2 else -1
+            if len(terms) > TAG_SETS_MAX:
+                raise _TooMany
+    return terms
+
+
+def _times(
+    terms: Mapping[frozenset[int], int],
+    factor: Mapping[frozenset[int], int],
+    fits: Any,
+) -> dict[frozenset[int], int]:
+    """The product of two signed sums over tag sets (the sources carrying A and those carrying B
+    are those carrying A | B), less the sets that have no source."""
+    found: dict[frozenset[int], int] = defaultdict(int)
+    for (tags, sign), (more, times) in itertools.product(terms.items(), factor.items()):
+        union = tags | more
+        if fits(union):
+            found[union] += sign * times
+            if len(found) > TAG_SETS_MAX:
+                raise _TooMany
+    return {tags: sign for tags, sign in found.items() if sign}
 
 
 _VOID = Tags(void=True)
@@ -102,15 +204,16 @@ def fold(conditions: list[tuple[str, Any]], tag_ids: Mapping[str, int]) -> Tags 
     return _shape(required, least, left_out)
 
 
-def _shape(required: set[int], any_of: list[set[int]], left_out: set[int]) -> Tags | None:
-    """The plain shapes, what the calendars and listings of tags and of combinations of two and
+def _shape(required: set[int], any_of: list[set[int]], left_out: set[int]) -> Tags:
+    """The named shapes, what the calendars and listings of tags and of combinations of two and
     three tags count exactly: any of two or three tags; any of two and a third required, or a
     third left out; up to three tags required or left out, three in all at most (a tag and one or
-    two left out, two and one left out, three left out...)."""
+    two left out, two and one left out, three left out...); any other is general."""
+    general = (frozenset(required), tuple(frozenset(c) for c in any_of), frozenset(left_out))
     if any_of:
         clause = sorted(any_of[0])
         if len(any_of) > 1 or len(clause) + len(required) + len(left_out) > 3:
-            return None
+            return Tags(general=general)
         if len(clause) == 3:
             return Tags(tag=clause[0], also=clause[1], third=clause[2])
         return Tags(
@@ -118,7 +221,7 @@ def _shape(required: set[int], any_of: list[set[int]], left_out: set[int]) -> Ta
             without=min(left_out, default=None),
         )  # fmt: skip
     if len(required) + len(left_out) > 3:
-        return None
+        return Tags(general=general)
     tags, gone = sorted(required), sorted(left_out)
     return Tags(
         tag=tags[0] if tags else None, also=tags[1] if len(tags) > 1 else None,
