@@ -50,6 +50,16 @@ LIVE_ID = "live"
 # chunk 0 holds its first LISTING_HEAD entries and records the size of the others (`size`).
 LAYOUT = 9
 
+# The translations per node that the first batch of a read of nodes' sources holds: such a read is
+# one command (the server's default first batch, 101 documents, would ask for more with getMore).
+TRANSLATIONS_PER_BATCH = 4
+
+
+def _nodes_batch(node_ids: list[int]) -> int:
+    """The first batch of a read of these nodes' sources (`node_id` `$in`): all of them in up to
+    TRANSLATIONS_PER_BATCH translations, and one more (the cursor is then closed)."""
+    return len(node_ids) * TRANSLATIONS_PER_BATCH + 1
+
 
 def layout_of(pointer: dict[str, Any]) -> int:
     """The layout a live pointer (or its `previous` entry) says its generation was written with."""
@@ -562,14 +572,3 @@ class Generation:
         cursor = self._collection("sources").find(query, WITHOUT_CHILDREN, batch_size=limit + 1)
         cursor = cursor.sort([("published_at", DESCENDING), ("_id", DESCENDING)]).hint("feed")
         return list(cursor.limit(limit))
-
-
-# The translations per node that the first batch of a read of nodes' sources holds: such a read is
-# one command (the server's default first batch, 101 documents, would ask for more with getMore).
-TRANSLATIONS_PER_BATCH = 4
-
-
-def _nodes_batch(node_ids: list[int]) -> int:
-    """The first batch of a read of these nodes' sources (`node_id` `$in`): all of them in up to
-    TRANSLATIONS_PER_BATCH translations, and one more (the cursor is then closed)."""
-    return len(node_ids) * TRANSLATIONS_PER_BATCH + 1
