@@ -14,7 +14,7 @@ from app.auth import mint_token
 from app.db import get_store
 from app.fixture import listings as materialised
 from app.listing import calendar, listings
-from app.listing.tag_conditions import TAG_SETS_MAX
+from app.listing.tag_conditions import TAG_SETS_MAX, tag_sets
 from app.publication import Visibility
 from app.query_plan import ALL_TYPES, month_of, order_index
 from tests.conftest import JWT_SECRET, demo_site
@@ -820,3 +820,23 @@ def test_a_general_tag_condition_is_plain_when_no_source_carries_more_tags_than_
         {**many, "node.tag_ids": {"$in": list(range(1, 10))}}, TAG_IDS, combinations=3,
         most_tags=MOST_TAGS,
     ) is not None  # 9 + 36 + 84  # fmt: skip
+
+
+def test_a_general_condition_is_expanded_a_clause_at_a_time():
+    """The conjunctions a page merges are grown one clause at a time, keeping the least sets:
+    `tagGroup[]=a,b&tagGroup[]=a,c` merges a's listing and the pair b, c's (not a, b nor a, c,
+    whose sources a's listing holds); all 45 pairs of ten tags (a 1,066-character URL) are
+    void at once, where the product of every clause (2^45 sets) would not end."""
+    found = tag_sets(
+        (frozenset(), (frozenset({1, 2}), frozenset({1, 3})), frozenset()), largest=3, most=3
+    )
+    assert {f.tags: (f.sign, f.listed) for f in found} == {
+        (1,): (1, True), (2, 3): (1, True), (1, 2, 3): (-1, False)
+    }  # fmt: skip
+    pairs = tuple(frozenset(pair) for pair in itertools.combinations(range(1, 11), 2))
+    assert tag_sets((frozenset(), pairs, frozenset()), largest=3, most=3) == ()
+    scope = calendar.plain_scope(
+        {"locale": "en", "$and": [{"node.tag_ids": {"$in": sorted(pair)}} for pair in pairs]},
+        {}, combinations=3, most_tags=3,
+    )  # fmt: skip
+    assert scope.void

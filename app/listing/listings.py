@@ -124,6 +124,8 @@ def page(
     def scheduled() -> int:  # plus a second tag's, less the pair's and those left out...
         counted = 0
         for role in scope.groups:
+            if not role.sign:  # walked only (a general condition's), not counted
+                continue
             in_role = scheduled_in(_keys(scope, visibility, role))
             if in_role is None:
                 return count_scheduled()

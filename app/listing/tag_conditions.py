@@ -103,10 +103,12 @@ def tag_sets(general: General, *, largest: int, most: int | None) -> tuple[TagSe
             counted = _times(counted, _some_of(clause, bound), fits)
         for tag in left_out:  # none of them: less those carrying it
             counted = _times(counted, {frozenset(): 1, frozenset({tag}): -1}, fits)
-        listed = {frozenset(required).union(pick) for pick in itertools.product(*clauses)}
-        listed = {tags for tags in listed if fits(tags)}
-        taken = {tags | {tag} for tags in listed for tag in left_out}
-        taken = {tags for tags in taken if fits(tags)}
+        # the conjunctions, grown a clause at a time (a set only grows: one of more tags than a
+        # source carries is dropped at once, not after the product of every clause)
+        listed = {frozenset(required)} if fits(required) else set()
+        for clause in clauses:
+            listed = _least({tags | {tag} for tags in listed for tag in clause}, fits)
+        taken = _least({tags | {tag} for tags in listed for tag in left_out}, fits)
     except _TooMany:
         return None
     groups = {*listed, *taken, *(tags for tags, sign in counted.items() if sign)}
@@ -116,6 +118,16 @@ def tag_sets(general: General, *, largest: int, most: int | None) -> tuple[TagSe
         TagSet(tuple(sorted(tags)), counted.get(tags, 0), tags in listed, tags in taken)
         for tags in sorted(groups, key=lambda tags: (len(tags), sorted(tags)))
     )
+
+
+def _least(found: set[frozenset[int]], fits: Any) -> set[frozenset[int]]:
+    """The sets that may have sources (`fits`) and hold none of the others (the sources of a set
+    are among those of any set it holds: merged, their listings list the same without it);
+    _TooMany above TAG_SETS_MAX."""
+    found = {tags for tags in found if fits(tags)}
+    if len(found) > TAG_SETS_MAX:
+        raise _TooMany
+    return {tags for tags in found if not any(other < tags for other in found)}
 
 
 def _some_of(clause: frozenset[int], bound: int) -> dict[frozenset[int], int]:
@@ -137,6 +149,8 @@ def _times(
 ) -> dict[frozenset[int], int]:
     """The product of two signed sums over tag sets (the sources carrying A and those carrying B
     are those carrying A | B), less the sets that have no source."""
+    if len(terms) * len(factor) > TAG_SETS_MAX**2:  # a bounded amount of work per clause
+        raise _TooMany
     found: dict[frozenset[int], int] = defaultdict(int)
     for (tags, sign), (more, times) in itertools.product(terms.items(), factor.items()):
         union = tags | more
