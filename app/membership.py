@@ -80,6 +80,13 @@ def listed_classes(source: dict[str, Any]) -> dict[bool, bool]:
     }
 
 
+def calendar_group(source: dict[str, Any]) -> tuple[tuple[int, ...], bool, bool]:
+    """The group of a calendar month that counts `source`: its realm set, its node's visibility
+    and `block` (a source that is not reachable, in a realm: a hide_blocks realm hides it)."""
+    realm_ids = tuple(sorted(source["node"]["realm_ids"]))
+    return realm_ids, bool(source["node"]["visible"]), bool(realm_ids) and not source["reachable"]
+
+
 def listings_of(
     source: dict[str, Any], parents: set[int] | frozenset[int], *, largest: int
 ) -> frozenset[Listing]:

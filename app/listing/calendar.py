@@ -26,7 +26,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from app.listing.tag_conditions import TAG_IDS, TAG_PATHS, TAG_SLUGS, TagSet, fold, tag_sets
-from app.membership import Listing, listings_of
+from app.membership import Listing, calendar_group, listings_of
 from app.publication import Visibility
 from app.query_plan import ALL_TYPES, Group, month_of, parent_group, tags_group
 from app.store import Generation
@@ -150,11 +150,9 @@ class LeftOut(NamedTuple):
     def of(cls, source: dict[str, Any], parents: frozenset[int], largest: int) -> LeftOut:
         """From a source with app.membership.MEMBERSHIP_FIELDS (`parents`: the site's listed
         parents; `largest`: its tag combinations)."""
-        node, realm_ids = source["node"], tuple(sorted(source["node"]["realm_ids"]))
-        block = bool(realm_ids) and not source["reachable"]
         listings = listings_of(source, parents, largest=largest)
         return cls(source["_id"], source["locale"], listings, source.get("published_at"),
-                   realm_ids, bool(node["visible"]), block)  # fmt: skip
+                   *calendar_group(source))  # fmt: skip
 
     @property
     def found(self) -> Found:
