@@ -134,6 +134,9 @@ ID_INDEX = "_id_"
 # The index of `sources` that yields each collection order: per route kind (a parent named by
 # the query, a type, or neither) and first order key (None: the default, by _id) (app/listing).
 ORDER_INDEXES = {
+    # sources named by `_id` (the candidates of a partial match: app/listing/titles.py), sorted
+    # after the read: at most TITLE_CANDIDATES_MAX
+    "ids": {None: ID_INDEX, "published_at": ID_INDEX, "node.position": ID_INDEX},
     # `node.id` (one node or a list): its sources in each translation, sorted after the read
     "node": {None: "node_locale", "published_at": "node_locale", "node.position": "node_locale"},
     "parent": {
@@ -151,10 +154,12 @@ ORDER_INDEXES = {
 
 
 def order_index(query: dict[str, Any], order: str | None) -> str:
-    """The index of `sources` that serves a collection query (app/listing) in `order`: a parent
-    bounds the read to its children; else nodes named by id (`node.id`) to their sources; else
-    the type, when the query names one."""
-    if "node.parent" in query:
+    """The index of `sources` that serves a collection query (app/listing) in `order`: sources
+    named by `_id` bound the read to them; else a parent to its children; else nodes named by id
+    (`node.id`) to their sources; else the type, when the query names one."""
+    if _names_nodes(query.get("_id")):
+        kind = "ids"
+    elif "node.parent" in query:
         kind = "parent"
     elif _names_nodes(query.get("node_id")):
         kind = "node"
@@ -164,7 +169,7 @@ def order_index(query: dict[str, Any], order: str | None) -> str:
 
 
 def _names_nodes(condition: Any) -> bool:
-    """Whether a `node_id` condition is an equality or an `$in` (not `not[node.id]`'s `$nin`)."""
+    """Whether an id condition is an equality or an `$in` (not `not[node.id]`'s `$nin`)."""
     return type(condition) is int or (isinstance(condition, dict) and set(condition) == {"$in"})
 
 
@@ -307,6 +312,30 @@ SEARCH_SCAN = 4
 def postings_id(word: str, locale: str, number: int, *, preview: bool) -> str:
     """The `_id` of chunk `number` of a word's postings (words are `\\w+`: never a `|`)."""
     return f"{word}|{locale}|{'preview' if preview else 'public'}|{number}"
+
+
+# Title keys (`postings`, written by app/title_index.py, read by app/listing/titles.py): per
+# field of TITLE_FIELDS (the partial filters of node-source collections), translation and first
+# TITLE_BUCKET characters, the caseless text of the field from each of its positions, cut to
+# TITLE_KEY characters, with its source: sorted, TITLE_CHUNK per document, chunk 0 naming each
+# chunk's first key (`starts`). A partial match (`title=market`) reads the keys that start with
+# its value: the sources that may hold it, then the request's filter on those by `_id`. Its cost
+# follows how often the value occurs in the field, not how many sources the site holds; more
+# than TITLE_CANDIDATES_MAX candidates, or a value shorter than TITLE_BUCKET, go to the index
+# (docs/performance.md, partial matches). The marker document TITLE_KEYS_ID tells a generation
+# written with them (one written before has none: its partial matches go to the index).
+TITLE_FIELDS = ("title", "meta_title", "meta_description")
+TITLE_BUCKET = 3
+TITLE_KEY = 16
+TITLE_CHUNK = 500
+TITLE_CANDIDATES_MAX = 10_000
+TITLE_KEYS_ID = "~title-keys"
+
+
+def title_keys_id(field: str, locale: str, bucket: str, number: int) -> str:
+    """The `_id` of chunk `number` of a bucket's title keys (`~` sets them apart from the
+    postings of words, which are `\\w+`; the bucket comes last, whatever it holds)."""
+    return f"~{field}|{locale}|{number}|{bucket}"
 
 
 def keyset_filter(

@@ -169,6 +169,9 @@ class SiteModel:
     # (None: unknown; app/listing/tag_conditions.py).
     tag_combinations: int = 1
     most_tags: int | None = None
+    # How many title keys a chunk holds (app/listing/titles.py); None: a generation written
+    # before them, whose partial matches go to the index.
+    title_key_chunk: int | None = None
     # Future published_at values, sorted: public responses change by themselves at these moments.
     publication_times: list[datetime] = field(default_factory=list)
     cache: dict[Any, Any] = field(default_factory=dict)
@@ -230,6 +233,7 @@ class SiteModel:
             listed_parents=generation.listed_parents(),
             tag_combinations=largest,
             most_tags=most,
+            title_key_chunk=generation.title_key_chunk(),
             publication_times=generation.publication_times_after(datetime.now(UTC)),
         )
 

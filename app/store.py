@@ -21,6 +21,7 @@ from app.query_plan import (
     INDEXES,
     LISTED_PARENTS_ID,
     TAG_COMBINATIONS_ID,
+    TITLE_KEYS_ID,
     Group,
     calendar_id,
     combined,
@@ -365,6 +366,17 @@ class Generation:
         statuses = {"node.status": {"$in": list(visibility.statuses())}}
         future = combined(query, {**statuses, "published_at": {"$gt": visibility.now}})
         return self._collection("sources").count_documents(future, hint=index)
+
+    def title_key_chunk(self) -> int | None:
+        """How many title keys (app/title_index.py) a chunk holds; None: the generation was
+        written before them, and its partial matches go to the index."""
+        found = self._one("postings", {"_id": TITLE_KEYS_ID}, ID_INDEX)
+        return found["chunk"] if found else None
+
+    def title_key_chunks(self, chunk_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """Chunks of title keys (app/title_index.py) by `_id`, in one read; a bucket no source
+        holds has none."""
+        return {chunk["_id"]: chunk for chunk in self._by_ids("postings", chunk_ids)}
 
     def postings(self, chunk_id: str) -> dict[str, Any] | None:
         """One chunk of a word's search postings (app/search_index.py), by `_id`."""

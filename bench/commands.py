@@ -7,12 +7,15 @@ from typing import Any
 from bench.app import create_app
 from bench.queries import QueryRecorder, timings
 
-# The Roadiz read surface (issue 14): a filtered collection page, an archive and a search.
+# The Roadiz read surface (issue 14): a filtered collection page, an archive, a search and a
+# partial match.
 READ_SURFACE = {
     "collection": "/api/articles?node.nodesTags.tag.tagName=news&order[publishedAt]=desc"
     "&itemsPerPage=15&page=2",
     "archives": "/api/articles/archives?_locale=en",
     "search": "/api/search?search=river+bridge&_locale=en",
+    # a partial match: the same few titles at every size (the deep page's), among them all
+    "title": "/api/nodes_sources?title=deep+page&_locale=en&order[publishedAt]=desc",
 }
 
 

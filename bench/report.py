@@ -16,7 +16,8 @@ FLOOR_SHARE = 0.5
 # commands one request may send, whatever the size of the site: a collection page by number reads
 # its page and counts its matches; an archive reads the publication dates once; a search reads
 # 1 to SEARCH_SCAN postings chunks per word of its query (2 words: `river bridge`), then the page's
-# sources by `_id` (app/search.py).
+# sources by `_id` (app/search.py); a partial match reads its title keys, then the page and the
+# count of its candidates.
 SEARCH_WORDS = 2
 READ_SURFACE_COMMANDS = {
     # the calendars (the total), the listings' first chunks, the page's sources by `_id`
@@ -27,6 +28,9 @@ READ_SURFACE_COMMANDS = {
         SEARCH_WORDS * SEARCH_SCAN + 1,
         f"{SEARCH_WORDS} words x {SEARCH_SCAN} chunks + page",
     ),
+    # the title keys (chunk 0 of the bucket, then the chunks holding the value), the page of
+    # the candidates by `_id`, their count (app/listing/titles.py)
+    "title": (4, "title keys (2) + page + count"),
 }
 
 

@@ -32,6 +32,11 @@ from app.query_plan import (
     TAG_COMBINATIONS_ID,
     TAG_PAIRS_MAX,
     TAG_TRIPLES_MAX,
+    TITLE_BUCKET,
+    TITLE_CHUNK,
+    TITLE_KEY,
+    TITLE_KEYS_ID,
+    title_keys_id,
 )
 from app.store import KINDS, LIVE_ID, SITE, Store, collection_name
 
@@ -212,7 +217,7 @@ now that the request may see (excluded source and denied realms left out) and re
 only while it lacks entries (`more`); entries without an embedded source are read from `sources`
 by `_id` `$in`. So a feed costs one lookup by `_id` whatever the size of the site
 (docs/performance.md, bounded feeds).""",
-    "postings": """\
+    "postings": f"""\
 Search postings (app/search_index.py): for each word (lower case, accents removed, 2 characters or
 more) of the title, text fields and tag names of a searchable source (reachable, visible, dated),
 per locale and visibility class (`public`: published; `preview`: every status preview shows), the
@@ -224,7 +229,20 @@ the source `id`, its `weight` for the word (2 in the title, 1 elsewhere), `publi
 word by `_id`, keeps per word the first 200 entries the request may see and reads the word's next
 chunk only while it has fewer (at most 4 chunks), ranks those candidates and reads the page's
 sources from `sources` by `_id` `$in`. So a search costs what its words' first chunks weigh,
-whatever the number of sources holding them (docs/performance.md, bounded search).""",
+whatever the number of sources holding them (docs/performance.md, bounded search).
+
+The same collection holds the title keys (app/title_index.py), which partial matches (`title`,
+`metaTitle`, `metaDescription`) read. For each of those fields, translation and bucket (the first
+{TITLE_BUCKET} characters of a key), every position of the field's text, caseless (each character
+to one representative of its case: `caseless` in app/title_index.py), as a key of at most
+{TITLE_KEY} characters, with its source: `keys` holds `[rest of the key, source id]` pairs, sorted,
+{TITLE_CHUNK} per chunk, for sources of any status. `_id` is
+`~<field>|<locale>|<chunk number>|<bucket>`; chunk 0 also records `size` (the bucket's keys) and
+`starts` (the first key of each chunk). A partial match of {TITLE_BUCKET} characters or more reads
+chunk 0 of its bucket, then the chunks whose keys may start with its value (one read), and the
+request's filter is tried on those candidates only, by `_id`: its cost follows how often the value
+occurs, not the number of sources (docs/performance.md, partial matches). `{TITLE_KEYS_ID}` marks
+a generation written with title keys and records their shape.""",
     "calendars": f"""\
 Materialised calendars (app/fixture/calendars.py): for each node type and translation, for each
 translation across types (`*`), and for each node type (and `*`), translation and tag that a source
@@ -341,7 +359,7 @@ EXAMPLES: dict[str, list[Any]] = {
     "sources": [1101],
     "paths": ["/about", "/old-about"],
     "feeds": ["Article|fr|1|public|0"],
-    "postings": ["quartet|en|public|0"],
+    "postings": ["quartet|en|public|0", title_keys_id("title", "en", "har", 0), TITLE_KEYS_ID],
     "calendars": [
         "Article|en|public",
         "Article|en|public|tag=5",

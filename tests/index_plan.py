@@ -9,8 +9,9 @@ children are at most PARENT_LISTED (a parent with more is read from its listings
 one source per translation, so they are sorted after the read. Among the indexes that serve a
 query, one that binds a key of SMALL_RANGES wins (the trial run's few entries end it first), then
 the one that binds the most keys by equality, then one that needs no sort, then the first
-declared. The `_id` index serves any equality or `$in` on `_id`
-(without a sort, or sorted by `_id`), and a whole read in `_id` order.
+declared. The `_id` index serves any equality or `$in` on `_id` (in any order: the ids bound the
+read, at most app.query_plan.TITLE_CANDIDATES_MAX, and are sorted after it), and a whole read in
+`_id` order.
 
 Every read of the store names this model's choice with `cursor.hint` (tests/test_indexes.py).
 """
@@ -92,9 +93,8 @@ def serving_index(query: Query, indexes: dict[str, list[tuple[str, int]]]) -> st
     """The name of an index that bounds the query and yields its order, or None."""
     by_id = _sort_follows([("_id", 1)], query.sort)
     if query.filter and shape(query.filter).get("_id") in (EQUALITY, IN):
-        if not query.sort or by_id:
-            return "_id_"
-    elif not query.filter and query.sort and by_id:
+        return "_id_"  # the ids bound the read: sorted after it (app.query_plan.order_index)
+    if not query.filter and query.sort and by_id:
         return "_id_"
     # a bound to a few entries, else the longest equality prefix (the most selective bound, as
     # the planner's trial run would find); ties: the first declared

@@ -48,6 +48,10 @@ COLLECTION_QUERIES = [
     "?node.home=false&order[publishedAt]=desc&itemsPerPage=2&page=2",
     "?order[publishedAt]=desc&title=e",  # a filter: `feed`, or `status_published` across types
     "?order[publishedAt]=DESC&publishedAt[archive]=2024&node.parent=17&title=a",
+    # partial matches of 3 characters or more: the title keys, then their candidates by `_id`
+    "?title=ARK&order[publishedAt]=desc&node.parent=17",
+    "?metaTitle[]=about&title[]=harvest&order[node.position]=asc",
+    "?title=conc&cursor=&itemsPerPage=1",
     "?node.parent=/api/nodes/17",  # a parent's children: the `parent_*` indexes
     "?node.parent[]=17&node.parent[]=1&order[node.position]=asc&itemsPerPage=2",
     "?node.parent.nodeName=blog&order[publishedAt]=asc",  # the parent's id by name, then as above
@@ -67,6 +71,7 @@ LISTINGS = [
     "/api/articles/archives?_locale=fr&node.nodesTags.tag.tagName=jazz",
     "/api/nodes_sources/archives?publishable=true",
     "/api/nodes_sources/archives?title=e",  # a filter: the dates on `status_published`
+    "/api/articles/archives?title=jazz",  # its candidates' dates by `_id`
     "/api/documents",
     "/api/documents?mimeType=image/jpeg&filename=a&itemsPerPage=1&page=2",
     "/api/tags?parent.id=2",
@@ -259,6 +264,7 @@ def test_the_sort_of_a_feed_and_a_collection_comes_from_their_index(crawl):
             "parent_id",
             "parent_position",
             "node_locale",  # `node.id`: a node's sources, sorted after the read
+            "_id_",  # a partial match's candidates, sorted after the read
         )
     }
 
@@ -293,7 +299,8 @@ def test_feeds_and_collections_decide_the_publication_rule_in_their_index(crawl)
         ({"_id": {"$in": [1, 2]}}, [], "_id_"),
         ({}, [("_id", 1)], "_id_"),
         ({}, [], None),
-        ({"_id": "feed|0"}, [("title", 1)], None),
+        ({"_id": "feed|0"}, [("title", 1)], "_id_"),  # ids bound the read: sorted after it
+        ({"_id": {"$in": [1, 2]}, "locale": "en"}, [("published_at", -1)], "_id_"),
         ({"node_id": {"$in": [1, 2]}, "locale": "en"}, [], "node_locale"),
         ({"locale": "en", "node_id": 3}, [], "node_locale"),
         # `node.id` in a collection: a node's sources, sorted after the read, whatever the type

@@ -94,8 +94,34 @@ class Partial(Filter):
         values = _values(params, self.param)
         if not values:
             return
-        patterns = [{self.path: {"$regex": re.escape(v), "$options": "i"}} for v in values]
+        patterns = [{self.path: _contains(v)} for v in values]
         builder.add_clause(patterns[0] if len(patterns) == 1 else {"$or": patterns})
+
+
+PARTIAL_OPTIONS = "i"
+_ESCAPED = re.compile(r"\\(.)", re.DOTALL)
+
+
+def _contains(value: str) -> dict[str, str]:
+    """The condition of a partial match: the escaped value, case-insensitive."""
+    return {"$regex": re.escape(value), "$options": PARTIAL_OPTIONS}
+
+
+def partial_values(clause: dict[str, Any]) -> list[tuple[str, str]] | None:
+    """The (path, value) pairs of a clause that Partial built (`_contains`; any of them
+    matches), or None for any other clause."""
+    patterns = clause["$or"] if set(clause) == {"$or"} else [clause]
+    found = []
+    for pattern in patterns:
+        if not isinstance(pattern, dict) or len(pattern) != 1:
+            return None
+        ((path, condition),) = pattern.items()
+        if not isinstance(condition, dict) or set(condition) != {"$regex", "$options"}:
+            return None
+        if condition["$options"] != PARTIAL_OPTIONS or not isinstance(condition["$regex"], str):
+            return None
+        found.append((path, _ESCAPED.sub(r"\1", condition["$regex"])))  # re.escape undone
+    return found
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from werkzeug.datastructures import MultiDict
 from app import keyset
 from app.audience import denied_realm_ids
 from app.errors import BadRequest, NotFound
-from app.listing import calendar, hydra, listings
+from app.listing import calendar, hydra, listings, titles
 from app.listing.calendar import Scope, site_scope
 from app.listing.filters import (
     Boolean,
@@ -184,6 +184,7 @@ def build_query(context: RequestContext, params: Params, route_: Route) -> dict[
     _parents_by_id(builder.query, context)
     _home_by_id(builder, context)
     _one_type_condition(builder.query, context)
+    titles.restrict(builder.query, context.site.generation, chunk=context.site.title_key_chunk)
     return builder.query
 
 
