@@ -72,9 +72,10 @@ def title_key_docs(sources: list[dict[str, Any]]) -> list[dict[str, Any]]:
         ordered = sorted(keys)
         chunks = [ordered[i : i + TITLE_CHUNK] for i in range(0, len(ordered), TITLE_CHUNK)]
         for number, chunk in enumerate(chunks):
-            doc: dict[str, Any] = {
+            doc: dict[str, Any] = {  # two lists side by side: no engine refuses them
                 "_id": title_keys_id(field, locale, bucket, number),
-                "keys": [[rest, source_id] for rest, source_id in chunk],
+                "keys": [rest for rest, _ in chunk],
+                "sources": [source_id for _, source_id in chunk],
             }
             if number == 0:  # what a read needs to know which chunks hold a value
                 doc["size"] = len(ordered)

@@ -235,8 +235,9 @@ The same collection holds the title keys (app/title_index.py), which partial mat
 `metaTitle`, `metaDescription`) read. For each of those fields, translation and bucket (the first
 {TITLE_BUCKET} characters of a key), every position of the field's text, caseless (each character
 to one representative of its case: `caseless` in app/title_index.py), as a key of at most
-{TITLE_KEY} characters, with its source: `keys` holds `[rest of the key, source id]` pairs, sorted,
-{TITLE_CHUNK} per chunk, for sources of any status. `_id` is
+{TITLE_KEY} characters, with its source: `keys` holds the rest of each key (after the bucket)
+and `sources` its source, side by side, sorted by key, {TITLE_CHUNK} per chunk, for sources of
+any status. `_id` is
 `~<field>|<locale>|<chunk number>|<bucket>`; chunk 0 also records `size` (the bucket's keys) and
 `starts` (the first key of each chunk). A partial match of {TITLE_BUCKET} characters or more reads
 chunk 0 of its bucket, then the chunks whose keys may start with its value (one read), and the

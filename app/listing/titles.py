@@ -91,7 +91,9 @@ def _candidates(
         lookup: {
             source_id
             for chunk_id in ids
-            for key, source_id in chunks[chunk_id]["keys"]
+            for key, source_id in zip(
+                chunks[chunk_id]["keys"], chunks[chunk_id]["sources"], strict=True
+            )
             if key.startswith(lookup[3])
         }
         for lookup, ids in wanted.items()
