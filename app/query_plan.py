@@ -328,7 +328,7 @@ TITLE_FIELDS = ("title", "meta_title", "meta_description")
 TITLE_BUCKET = 3
 TITLE_KEY = 16
 TITLE_CHUNK = 500
-TITLE_CANDIDATES_MAX = 10_000
+TITLE_CANDIDATES_MAX = 2_000
 TITLE_KEYS_ID = "~title-keys"
 
 
