@@ -157,19 +157,20 @@ def order_index(query: dict[str, Any], order: str | None) -> str:
     """The index of `sources` that serves a collection query (app/listing) in `order`: sources
     named by `_id` bound the read to them; else a parent to its children; else nodes named by id
     (`node.id`) to their sources; else the type, when the query names one."""
-    if _names_nodes(query.get("_id")):
+    if names_ids(query.get("_id")):
         kind = "ids"
     elif "node.parent" in query:
         kind = "parent"
-    elif _names_nodes(query.get("node_id")):
+    elif names_ids(query.get("node_id")):
         kind = "node"
     else:
         kind = "type" if "type" in query else "any"
     return ORDER_INDEXES[kind][order]
 
 
-def _names_nodes(condition: Any) -> bool:
-    """Whether an id condition is an equality or an `$in` (not `not[node.id]`'s `$nin`)."""
+def names_ids(condition: Any) -> bool:
+    """Whether an id condition (`_id`, `node_id`) is an equality or an `$in` (not
+    `not[node.id]`'s `$nin`)."""
     return type(condition) is int or (isinstance(condition, dict) and set(condition) == {"$in"})
 
 
@@ -320,8 +321,10 @@ def postings_id(word: str, locale: str, number: int, *, preview: bool) -> str:
 # TITLE_KEY characters, with its source: sorted, TITLE_CHUNK per document, chunk 0 naming each
 # chunk's first key (`starts`). A partial match (`title=market`) reads the keys that start with
 # its value: the sources that may hold it, then the request's filter on those by `_id`. Its cost
-# follows how often the value occurs in the field, not how many sources the site holds; more
-# than TITLE_CANDIDATES_MAX candidates, or a value shorter than TITLE_BUCKET, go to the index
+# follows how often the value occurs in the field, not how many sources the site holds. A
+# filter whose keys beyond chunk 0 or whose candidates are more than TITLE_CANDIDATES_MAX, of more
+# than TITLE_LOOKUPS_MAX values x translations, or with a value shorter than TITLE_BUCKET, is left
+# to the others (any one bounds the read); none left: the index
 # (docs/performance.md, partial matches). The marker document TITLE_KEYS_ID tells a generation
 # written with them (one written before has none: its partial matches go to the index).
 TITLE_FIELDS = ("title", "meta_title", "meta_description")
@@ -329,6 +332,7 @@ TITLE_BUCKET = 3
 TITLE_KEY = 16
 TITLE_CHUNK = 500
 TITLE_CANDIDATES_MAX = 2_000
+TITLE_LOOKUPS_MAX = 16  # values x translations of one partial filter read from the keys
 TITLE_KEYS_ID = "~title-keys"
 
 

@@ -28,7 +28,6 @@ from app.query_plan import (
 # Characters that a case-insensitive match takes for another one that neither their upper nor
 # their lower case tells (Python's `re._casefix`): each to one representative.
 _SAME = {
-    "\u0131": "i",  # dotless i (Python's re)
     "\u1fd3": "\u0390",  # iota with dialytika and oxia / tonos
     "\u1fe3": "\u03b0",  # upsilon with dialytika and oxia / tonos
     "\ufb05": "\ufb06",  # ligatures long s t, s t

@@ -355,7 +355,7 @@ def _left_nodes(condition: Any) -> list[int] | None:
     return sorted(set(ids)) if ids else None
 
 
-def _locales(condition: Any) -> tuple[str, ...] | None:
+def locales_of(condition: Any) -> tuple[str, ...] | None:
     """The translations of a `locale` equality or `$in` of strings."""
     if isinstance(condition, str):
         return (condition,)
@@ -456,7 +456,7 @@ def plain_scope(
         PARENT in query and (type(parent) is not int or parent not in parents)
     ):
         return None
-    locales, node_types = _locales(rest["locale"]), _types(rest.get("type"))
+    locales, node_types = locales_of(rest["locale"]), _types(rest.get("type"))
     realms = rest.get("node.realm_ids", {"$nin": []})
     visible = rest.get(VISIBLE)
     if locales is None or node_types is None or set(realms) != {"$nin"}:

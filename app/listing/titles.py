@@ -4,8 +4,12 @@ hold their values, read from the title keys (app/title_index.py; query_plan.TITL
 The request's filter keeps its `$regex` clauses and gains `_id: {$in: candidates}`, so the
 database tries them on those sources only, along `_id_` (query_plan.order_index), and sorts the
 few it finds. Two reads at most: the first chunk of every bucket the values start with, then the
-other chunks that hold them. A value shorter than TITLE_BUCKET, more than TITLE_CANDIDATES_MAX
-keys, or a generation without title keys: the filter is left as it was, to the index.
+other chunks that hold them. Each partial filter (a clause: any of its values) bounds the read on
+its own, so the candidates are those of the filters the keys can tell, intersected. A filter is
+left to the others when a value is shorter than TITLE_BUCKET, when it has more than
+TITLE_LOOKUPS_MAX values x translations, or when its keys beyond chunk 0 or its candidates are
+more than TITLE_CANDIDATES_MAX; none left, or a generation without title keys: the filter stays as
+it was, on the index. Nodes named by id (`node.id`) bound the read better: left as they are.
 """
 
 from __future__ import annotations
@@ -13,12 +17,15 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Any
 
+from app.listing.calendar import locales_of
 from app.listing.filters import partial_values
 from app.query_plan import (
     TITLE_BUCKET,
     TITLE_CANDIDATES_MAX,
     TITLE_FIELDS,
     TITLE_KEY,
+    TITLE_LOOKUPS_MAX,
+    names_ids,
     title_keys_id,
 )
 from app.store import Generation
@@ -29,74 +36,73 @@ _Lookup = tuple[str, str, str, str]
 
 
 def restrict(query: dict[str, Any], generation: Generation, *, chunk: int | None) -> None:
-    """Add to `query` the ids of the sources its partial matches may hold (every clause's
-    candidates, the union of its values'), when the title keys (`chunk` keys per document; None:
-    none written) tell them cheaply."""
-    clauses = [partial_values(c) for c in query.get("$and", [])]
-    matches = [values for values in clauses if values is not None]
-    if chunk is None or not matches or "_id" in query:
+    """Add to `query` the ids of the sources its partial matches may hold, when the title keys
+    (`chunk` keys per document; None: none written) tell them for one filter at least."""
+    if chunk is None or "_id" in query or names_ids(query.get("node_id")):
         return
-    locales = _locales(query.get("locale"))
-    if locales is None or any(field not in TITLE_FIELDS for v in matches for field, _ in v):
+    locales = locales_of(query.get("locale"))
+    if locales is None:
         return
-    lookups = []
-    for values in matches:
-        clause = []
-        for field, value in values:
-            key = caseless(value)[:TITLE_KEY]
-            if len(key) < TITLE_BUCKET:
-                return  # a bucket is TITLE_BUCKET characters: shorter values span many
-            for locale in locales:
-                clause.append((field, locale, key[:TITLE_BUCKET], key[TITLE_BUCKET:]))
-        lookups.append(clause)
-    found = _candidates(generation, [lookup for clause in lookups for lookup in clause], chunk)
-    if found is None:
+    clauses = [_lookups(values, locales) for c in query.get("$and", [])
+               if (values := partial_values(c)) is not None]  # fmt: skip
+    bounded = [clause for clause in clauses if clause is not None]
+    if not bounded:
         return
-    candidates: set[int] | None = None
-    for clause in lookups:
-        either = set().union(*(found[lookup] for lookup in clause))
-        candidates = either if candidates is None else candidates & either
-    ids = sorted(candidates or ())
-    if len(ids) <= TITLE_CANDIDATES_MAX:
-        query["_id"] = {"$in": ids}
-
-
-def _locales(condition: Any) -> list[str] | None:
-    if isinstance(condition, str):
-        return [condition]
-    if isinstance(condition, dict) and set(condition) == {"$in"}:
-        return list(condition["$in"])
-    return None
-
-
-def _candidates(
-    generation: Generation, lookups: list[_Lookup], chunk: int
-) -> dict[_Lookup, set[int]] | None:
-    """The sources of each lookup's keys, or None when the chunks to read hold more than
-    TITLE_CANDIDATES_MAX keys."""
-    heads = generation.title_key_chunks(
-        sorted({title_keys_id(field, locale, bucket, 0) for field, locale, bucket, _ in lookups})
-    )
-    wanted: dict[_Lookup, list[str]] = {}
-    for lookup in lookups:
-        field, locale, bucket, rest = lookup
-        head = heads.get(title_keys_id(field, locale, bucket, 0))
-        numbers = _chunks_holding(head["starts"], rest) if head else []
-        wanted[lookup] = [title_keys_id(field, locale, bucket, n) for n in numbers]
-    more = sorted({i for ids in wanted.values() for i in ids} - set(heads))
-    if len(more) * chunk > TITLE_CANDIDATES_MAX:
-        return None
+    heads = generation.title_key_chunks(sorted({_head(lookup) for c in bounded for lookup in c}))
+    wanted = [{lookup: _chunks_of(lookup, heads.get(_head(lookup))) for lookup in clause}
+              for clause in bounded]  # fmt: skip
+    affordable = [w for w in wanted if len(_beyond(w, heads)) * chunk <= TITLE_CANDIDATES_MAX]
+    more = sorted({chunk_id for w in affordable for chunk_id in _beyond(w, heads)})
     chunks = {**heads, **generation.title_key_chunks(more)} if more else heads
+    candidates: set[int] | None = None
+    for clause in affordable:
+        found = set().union(*(_sources(lookup, ids, chunks) for lookup, ids in clause.items()))
+        if len(found) <= TITLE_CANDIDATES_MAX:
+            candidates = found if candidates is None else candidates & found
+    if candidates is not None:
+        query["_id"] = {"$in": sorted(candidates)}
+
+
+def _lookups(values: list[tuple[str, str]], locales: tuple[str, ...]) -> list[_Lookup] | None:
+    """What one partial filter looks for, or None when the keys cannot bound it."""
+    if len(values) * len(locales) > TITLE_LOOKUPS_MAX:
+        return None
+    found = []
+    for field, value in values:
+        key = caseless(value)[:TITLE_KEY]
+        if field not in TITLE_FIELDS or len(key) < TITLE_BUCKET:
+            return None  # a bucket is TITLE_BUCKET characters: shorter values span many
+        found += [(field, locale, key[:TITLE_BUCKET], key[TITLE_BUCKET:]) for locale in locales]
+    return found
+
+
+def _head(lookup: _Lookup) -> str:
+    field, locale, bucket, _ = lookup
+    return title_keys_id(field, locale, bucket, 0)
+
+
+def _chunks_of(lookup: _Lookup, head: dict[str, Any] | None) -> list[str]:
+    """The chunks of a lookup's bucket that may hold its keys (none: no such bucket)."""
+    if head is None:
+        return []
+    field, locale, bucket, rest = lookup
+    return [title_keys_id(field, locale, bucket, n) for n in _chunks_holding(head["starts"], rest)]
+
+
+def _beyond(wanted: dict[_Lookup, list[str]], heads: dict[str, Any]) -> set[str]:
+    return {chunk_id for ids in wanted.values() for chunk_id in ids} - set(heads)
+
+
+def _sources(lookup: _Lookup, chunk_ids: list[str], chunks: dict[str, Any]) -> set[int]:
+    """The sources of the keys that start with the lookup's value."""
+    rest = lookup[3]
     return {
-        lookup: {
-            source_id
-            for chunk_id in ids
-            for key, source_id in zip(
-                chunks[chunk_id]["keys"], chunks[chunk_id]["sources"], strict=True
-            )
-            if key.startswith(lookup[3])
-        }
-        for lookup, ids in wanted.items()
+        source_id
+        for chunk_id in chunk_ids
+        for key, source_id in zip(
+            chunks[chunk_id]["keys"], chunks[chunk_id]["sources"], strict=True
+        )
+        if key.startswith(rest)
     }
 
 
