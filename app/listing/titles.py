@@ -51,9 +51,11 @@ def restrict(query: dict[str, Any], generation: Generation, *, chunk: int | None
     heads = generation.title_key_chunks(sorted({_head(lookup) for c in bounded for lookup in c}))
     wanted = [{lookup: _chunks_of(lookup, heads.get(_head(lookup))) for lookup in clause}
               for clause in bounded]  # fmt: skip
-    affordable = [w for w in wanted if len(_beyond(w, heads)) * chunk <= TITLE_CANDIDATES_MAX]
-    more = sorted({chunk_id for w in affordable for chunk_id in _beyond(w, heads)})
-    chunks = {**heads, **generation.title_key_chunks(more)} if more else heads
+    beyond = [(w, _beyond(w, heads)) for w in wanted]
+    beyond = [(w, ids) for w, ids in beyond if len(ids) * chunk <= TITLE_CANDIDATES_MAX]
+    affordable = [w for w, _ in beyond]
+    more = sorted(set().union(*(ids for _, ids in beyond)))
+    chunks = {**heads, **generation.title_key_chunks(more)}  # none more: no read
     candidates: set[int] | None = None
     for clause in affordable:
         found = set().union(*(_sources(lookup, ids, chunks) for lookup, ids in clause.items()))
