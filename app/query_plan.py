@@ -323,12 +323,13 @@ def postings_id(word: str, locale: str, number: int, *, preview: bool) -> str:
 # its value: the sources that may hold it, then the request's filter on those by `_id`. Its cost
 # follows how often the value occurs in the field, not how many sources the site holds. A
 # filter whose keys beyond chunk 0 or whose candidates are more than TITLE_CANDIDATES_MAX, of more
-# than TITLE_LOOKUPS_MAX values x translations, or with a value shorter than TITLE_BUCKET, is left
+# than TITLE_LOOKUPS_MAX values x translations, or with an empty value, is left
 # to the others (any one bounds the read); none left: the index
 # (docs/performance.md, partial matches). The marker document TITLE_KEYS_ID tells a generation
-# written with them (one written before has none: its partial matches go to the index).
+# written with them, and their shape (one written before them, or with another TITLE_BUCKET or
+# TITLE_KEY: its partial matches go to the index).
 TITLE_FIELDS = ("title", "meta_title", "meta_description")
-TITLE_BUCKET = 3
+TITLE_BUCKET = 1  # a value of one character is read from the keys (a rare one is bounded)
 TITLE_KEY = 16
 TITLE_CHUNK = 500
 TITLE_CANDIDATES_MAX = 2_000

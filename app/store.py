@@ -21,6 +21,8 @@ from app.query_plan import (
     INDEXES,
     LISTED_PARENTS_ID,
     TAG_COMBINATIONS_ID,
+    TITLE_BUCKET,
+    TITLE_KEY,
     TITLE_KEYS_ID,
     Group,
     calendar_id,
@@ -369,9 +371,12 @@ class Generation:
 
     def title_key_chunk(self) -> int | None:
         """How many title keys (app/title_index.py) a chunk holds; None: the generation was
-        written before them, and its partial matches go to the index."""
-        found = self._one("postings", {"_id": TITLE_KEYS_ID}, ID_INDEX)
-        return found["chunk"] if found else None
+        written before them, or with keys of another shape, and its partial matches go to the
+        index (reloading writes them)."""
+        found = self._one("postings", {"_id": TITLE_KEYS_ID}, ID_INDEX) or {}
+        if (found.get("bucket"), found.get("key")) != (TITLE_BUCKET, TITLE_KEY):
+            return None
+        return found["chunk"]
 
     def title_key_chunks(self, chunk_ids: list[str]) -> dict[str, dict[str, Any]]:
         """Chunks of title keys (app/title_index.py) by `_id`, in one read; a bucket no source

@@ -233,17 +233,16 @@ whatever the number of sources holding them (docs/performance.md, bounded search
 
 The same collection holds the title keys (app/title_index.py), which partial matches (`title`,
 `metaTitle`, `metaDescription`) read. For each of those fields, translation and bucket (the first
-{TITLE_BUCKET} characters of a key), every position of the field's text, caseless (each character
-to one representative of its case: `caseless` in app/title_index.py), as a key of at most
-{TITLE_KEY} characters, with its source: `keys` holds the rest of each key (after the bucket)
-and `sources` its source, side by side, sorted by key, {TITLE_CHUNK} per chunk, for sources of
-any status. `_id` is
-`~<field>|<locale>|<chunk number>|<bucket>`; chunk 0 also records `size` (the bucket's keys) and
-`starts` (the first key of each chunk). A partial match of {TITLE_BUCKET} characters or more reads
-chunk 0 of its bucket, then the chunks whose keys may start with its value (one read), and the
-request's filter is tried on those candidates only, by `_id`: its cost follows how often the value
-occurs, not the number of sources (docs/performance.md, partial matches). `{TITLE_KEYS_ID}` marks
-a generation written with title keys and records their shape.""",
+`TITLE_BUCKET` ({TITLE_BUCKET}) characters of a key), every position of the field's text, caseless
+(each character to one representative of its case: `caseless` in app/title_index.py), as a key of
+at most {TITLE_KEY} characters, with its source: `keys` holds the rest of each key (after the
+bucket) and `sources` its source, side by side, sorted by key, {TITLE_CHUNK} per chunk, for sources
+of any status. `_id` is `~<field>|<locale>|<chunk number>|<bucket>`; chunk 0 also records `size`
+(the bucket's keys) and `starts` (the first key of each chunk). A partial match reads chunk 0 of
+its bucket, then the chunks whose keys may start with its value (one read), and the request's
+filter is tried on those candidates only, by `_id`: its cost follows how often the value occurs,
+not the number of sources (docs/performance.md, partial matches). `{TITLE_KEYS_ID}` marks a
+generation written with title keys and records their shape.""",
     "calendars": f"""\
 Materialised calendars (app/fixture/calendars.py): for each node type and translation, for each
 translation across types (`*`), and for each node type (and `*`), translation and tag that a source
@@ -360,7 +359,7 @@ EXAMPLES: dict[str, list[Any]] = {
     "sources": [1101],
     "paths": ["/about", "/old-about"],
     "feeds": ["Article|fr|1|public|0"],
-    "postings": ["quartet|en|public|0", title_keys_id("title", "en", "har", 0), TITLE_KEYS_ID],
+    "postings": ["quartet|en|public|0", title_keys_id("title", "en", "q", 0), TITLE_KEYS_ID],
     "calendars": [
         "Article|en|public",
         "Article|en|public|tag=5",

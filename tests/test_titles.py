@@ -86,7 +86,7 @@ def _value(rng: random.Random, site: dict[str, Any]) -> str:
     if kind < 0.15:  # most likely absent
         return "".join(rng.choice("qxzwv") for _ in range(rng.randint(3, 6)))
     _, _, text = rng.choice(_texts(site, "title"))
-    length = rng.choice((3, 3, 4, 6, TITLE_KEY + 4))
+    length = rng.choice((1, 2, 3, 3, 4, 6, TITLE_KEY + 4))
     start = rng.randrange(max(len(text) - length, 0) + 1)
     piece = text[start : start + length]
     if rng.random() < 0.5:  # its case changed: a case-insensitive match still finds it
@@ -177,7 +177,16 @@ def test_the_candidates_are_the_sources_whose_text_holds_the_value(titled, built
     app, site = titled
     client = app.test_client()
     for field, param in (("title", "title"), ("meta_description", "metaDescription")):
-        for value in ("mar", "ARKET super", "ΟΔΟΣ", "kelvin", "Extraordinarily-long-hyph"):
+        for value in (
+            "ß",
+            "zz",
+            "ΟΔ",
+            "mar",
+            "ARKET super",
+            "ΟΔΟΣ",
+            "kelvin",
+            "Extraordinarily-long-hyph",
+        ):
             built_queries.clear()
             response = client.get(f"/api/nodes_sources?_locale=fr&{param}={value}")
             assert response.status_code == 200
@@ -198,7 +207,7 @@ def test_a_partial_match_costs_four_commands(titled):
     client, store = app.test_client(), app.extensions["cms.store"]
     client.get("/api/articles")  # the site model
     for url, expected in (
-        ("/api/articles?_locale=en&title=xqz", 4),  # no such bucket: nothing to read further
+        ("/api/articles?_locale=en&title=qxz", 4),  # no such bucket: nothing to read further
         ("/api/articles?_locale=en&title=kelvin&order[publishedAt]=desc", 5),  # chunks 0 then n
         ("/api/articles/archives?_locale=en&title=kelvin", 4),  # the candidates' dates
     ):
@@ -211,8 +220,9 @@ def test_a_partial_match_costs_four_commands(titled):
 @pytest.mark.parametrize(
     ("params", "why"),
     [
-        ("title=ma", "shorter than a bucket"),
+        ("title=", "an empty value: every source holds it"),
         ("title=MARKET", "more candidates than TITLE_CANDIDATES_MAX"),
+        ("title=e", "more keys beyond chunk 0 than TITLE_CANDIDATES_MAX"),
     ],
 )
 def test_values_the_keys_cannot_bound_go_to_the_index(
@@ -231,10 +241,12 @@ def test_values_the_keys_cannot_bound_go_to_the_index(
 @pytest.mark.parametrize(
     ("params", "bounded"),
     [
-        # a value too short for the keys: the other filter bounds the read alone
-        ("title=ma&metaDescription=kelvin", True),
-        ("metaTitle=k&title=ΟΔΟΣ&_locale=fr", True),
-        ("title=ma&metaTitle=k", False),
+        # an empty value: the other filter bounds the read alone
+        ("title=&metaDescription=kelvin", True),
+        ("metaTitle=&title=ΟΔΟΣ&_locale=fr", True),
+        ("title=&metaTitle=", False),
+        # values of one and two characters
+        ("title=ma&metaTitle=k", True),
         # nodes named by id bound it better (a source per translation)
         ("node.id=5&title=kelvin", False),
         # more values x translations than TITLE_LOOKUPS_MAX (9 x 2)
@@ -257,6 +269,19 @@ def test_a_generation_without_title_keys_reads_the_index():
     query = {"locale": "en", "$and": [{"title": {"$regex": "market", "$options": "i"}}]}
     titles.restrict(query, None, chunk=None)  # type: ignore[arg-type]
     assert "_id" not in query
+
+
+def test_keys_of_another_shape_are_not_read(make_app, built_queries):
+    """A generation written with another bucket (keys by their first three characters, as
+    before stop 36) is read from the index until it is loaded again."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(title_index, "TITLE_BUCKET", 3)
+        app = make_app(titled_site(8))
+    store = app.extensions["cms.store"]
+    assert store.generation(store.live()["version"]).title_key_chunk() is None
+    response = app.test_client().get("/api/nodes_sources?title=kelvin")
+    assert response.status_code == 200 and response.json["hydra:totalItems"] > 0
+    assert "_id" not in built_queries[0]
 
 
 @pytest.mark.parametrize(

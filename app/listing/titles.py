@@ -6,9 +6,9 @@ database tries them on those sources only, along `_id_` (query_plan.order_index)
 few it finds. Two reads at most: the first chunk of every bucket the values start with, then the
 other chunks that hold them. Each partial filter (a clause: any of its values) bounds the read on
 its own, so the candidates are those of the filters the keys can tell, intersected. A filter is
-left to the others when a value is shorter than TITLE_BUCKET, when it has more than
-TITLE_LOOKUPS_MAX values x translations, or when its keys beyond chunk 0 or its candidates are
-more than TITLE_CANDIDATES_MAX; none left, or a generation without title keys: the filter stays as
+left to the others when a value is empty, when it has more than TITLE_LOOKUPS_MAX values x
+translations, or when its keys beyond chunk 0 or its candidates are more than
+TITLE_CANDIDATES_MAX; none left, or a generation without title keys: the filter stays as
 it was, on the index. Nodes named by id (`node.id`) bound the read better: left as they are.
 """
 
@@ -73,7 +73,7 @@ def _lookups(values: list[tuple[str, str]], locales: tuple[str, ...]) -> list[_L
     for field, value in values:
         key = caseless(value)[:TITLE_KEY]
         if field not in TITLE_FIELDS or len(key) < TITLE_BUCKET:
-            return None  # a bucket is TITLE_BUCKET characters: shorter values span many
+            return None  # an empty value: every source holds it
         found += [(field, locale, key[:TITLE_BUCKET], key[TITLE_BUCKET:]) for locale in locales]
     return found
 
