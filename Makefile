@@ -36,16 +36,21 @@ run: $(STAMP) ## Serve the demo site on http://$(HOST):$(PORT) (embedded store; 
 serve: $(STAMP) ## Serve with gunicorn (gunicorn.conf.py: threaded workers), WORKERS workers
 	$(VENV)/bin/gunicorn --config gunicorn.conf.py --workers $(WORKERS) --bind $(HOST):$(PORT) 'app:create_app()'
 
+# Test processes (pytest-xdist): `auto` is one per CPU, each FerretDB-tier one with its own FerretDB;
+# TEST_WORKERS=0 runs the suite in this process. Idle processes take tests from busy ones.
+TEST_WORKERS ?= auto
+PYTEST := $(PY) -m pytest -q --numprocesses=$(TEST_WORKERS) --dist=worksteal
+
 test: test-mongomock test-ferretdb ## Run the suite on mongomock, then on FerretDB (real server)
 
-test-mongomock: $(STAMP) ## The suite on the in-process mongomock tier
+test-mongomock: $(STAMP) ## The suite on the in-process mongomock tier (TEST_WORKERS processes)
 	@echo "=== tier: mongomock ==="
-	$(PY) -m pytest -q --tier=mongomock
+	$(PYTEST) --tier=mongomock
 
 test-ferretdb: $(STAMP) ## The same suite against FerretDB (started by the tests) or TEST_MONGODB_URI
 	$(call need_ferretdb,TEST_MONGODB_URI)
 	@echo "=== tier: ferretdb ==="
-	$(PY) -m pytest -q --tier=ferretdb
+	$(PYTEST) --tier=ferretdb
 
 ferretdb: ## Install FerretDB 1.24.2 into $$(go env GOPATH)/bin
 	bash scripts/install-ferretdb.sh
