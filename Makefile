@@ -36,8 +36,9 @@ run: $(STAMP) ## Serve the demo site on http://$(HOST):$(PORT) (embedded store; 
 serve: $(STAMP) ## Serve with gunicorn (gunicorn.conf.py: threaded workers), WORKERS workers
 	$(VENV)/bin/gunicorn --config gunicorn.conf.py --workers $(WORKERS) --bind $(HOST):$(PORT) 'app:create_app()'
 
-# Test processes (pytest-xdist): `auto` is one per CPU (8 at most), each FerretDB-tier one with its own FerretDB;
-# TEST_WORKERS=0 runs the suite in this process. Idle processes take tests from busy ones.
+# Test processes (pytest-xdist): `auto` is one per CPU (8 at most), each FerretDB-tier one with
+# its own FerretDB; TEST_WORKERS=0 runs the suite in this process. Idle processes take tests from
+# busy ones.
 TEST_WORKERS ?= auto
 PYTEST := $(PY) -m pytest -q --numprocesses=$(TEST_WORKERS) --maxprocesses=8 --dist=worksteal
 
