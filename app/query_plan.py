@@ -337,6 +337,12 @@ TITLE_LOOKUPS_MAX = 16  # values x translations of one partial filter read from 
 TITLE_KEYS_ID = "~title-keys"
 
 
+def title_keys_shape(fields: tuple[str, ...], bucket: int, key: int) -> dict[str, Any]:
+    """What the marker TITLE_KEYS_ID records of the keys' shape, and what a reader must find
+    there to read them (a field it lacks would match nothing: the index answers instead)."""
+    return {"fields": list(fields), "bucket": bucket, "key": key}
+
+
 def title_keys_id(field: str, locale: str, bucket: str, number: int) -> str:
     """The `_id` of chunk `number` of a bucket's title keys (`~` sets them apart from the
     postings of words, which are `\\w+`; the bucket comes last, whatever it holds)."""

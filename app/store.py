@@ -22,6 +22,7 @@ from app.query_plan import (
     LISTED_PARENTS_ID,
     TAG_COMBINATIONS_ID,
     TITLE_BUCKET,
+    TITLE_FIELDS,
     TITLE_KEY,
     TITLE_KEYS_ID,
     Group,
@@ -31,6 +32,7 @@ from app.query_plan import (
     feed_key,
     keyset_filter,
     order_index,
+    title_keys_shape,
 )
 
 SITE = "site"
@@ -374,7 +376,8 @@ class Generation:
         written before them, or with keys of another shape, and its partial matches go to the
         index (reloading writes them)."""
         found = self._one("postings", {"_id": TITLE_KEYS_ID}, ID_INDEX) or {}
-        if (found.get("bucket"), found.get("key")) != (TITLE_BUCKET, TITLE_KEY):
+        shape = title_keys_shape(TITLE_FIELDS, TITLE_BUCKET, TITLE_KEY)
+        if any(found.get(name) != value for name, value in shape.items()):
             return None
         return found["chunk"]
 

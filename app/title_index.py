@@ -23,6 +23,7 @@ from app.query_plan import (
     TITLE_KEY,
     TITLE_KEYS_ID,
     title_keys_id,
+    title_keys_shape,
 )
 
 # Characters that a case-insensitive match takes for another one that neither their upper nor
@@ -64,8 +65,8 @@ def title_key_docs(sources: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 bucket = buckets.setdefault((field, source["locale"], key[:TITLE_BUCKET]), set())
                 bucket.add((key[TITLE_BUCKET:], source["_id"]))
     docs: list[dict[str, Any]] = [{
-        "_id": TITLE_KEYS_ID, "fields": list(TITLE_FIELDS), "bucket": TITLE_BUCKET,
-        "key": TITLE_KEY, "chunk": TITLE_CHUNK,
+        "_id": TITLE_KEYS_ID, **title_keys_shape(TITLE_FIELDS, TITLE_BUCKET, TITLE_KEY),
+        "chunk": TITLE_CHUNK,
     }]  # fmt: skip
     for (field, locale, bucket), keys in sorted(buckets.items()):
         ordered = sorted(keys)
