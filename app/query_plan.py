@@ -381,3 +381,16 @@ def combined(query: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
         else:
             out[key] = condition
     return out
+
+
+def matches_nothing(query: dict[str, Any]) -> bool:
+    """Whether a filter is void by its shape: a field (at the top, or in an `$and` clause) must be
+    in an empty list (`_id` of title candidates none of which holds the value, `node.parent` of
+    names no node has). The store then answers without asking the database."""
+    clauses = [query, *query.get("$and", [])]
+    return any(
+        isinstance(condition, dict) and condition.get("$in") == []
+        for clause in clauses
+        for key, condition in clause.items()
+        if not key.startswith("$")
+    )

@@ -31,6 +31,7 @@ from app.query_plan import (
     feed_chunk_id,
     feed_key,
     keyset_filter,
+    matches_nothing,
     order_index,
     title_keys_shape,
 )
@@ -280,7 +281,9 @@ class Generation:
         values of the previous page's last member; None: the first page) instead of skipping
         `skip` members, and the total is not counted (None): a deep page costs what the first
         costs. Without `counted` (the caller knows the total: app/listing/calendar.py), the
-        total is None too."""
+        total is None too. A filter void by its shape (query_plan.matches_nothing) is not sent."""
+        if matches_nothing(query):
+            return [], None if keyset or not counted else 0
         query = combined(query, source_filter(visibility))
         page_query = query
         if after is not None:
@@ -302,6 +305,8 @@ class Generation:
     ) -> list[Any]:
         """`published_at` of every source matching `query` that `visibility` may see, newest
         first: only that field is read, along `index` (archives group them by month)."""
+        if matches_nothing(query):
+            return []
         query = combined(query, source_filter(visibility))
         cursor = self._collection("sources").find(query, {"_id": 0, "published_at": 1})
         sort = [("published_at", DESCENDING), ("_id", DESCENDING)]
@@ -367,6 +372,8 @@ class Generation:
     def count_scheduled(self, query: dict[str, Any], visibility: Visibility, *, index: str) -> int:
         """Sources matching `query` whose status `visibility` shows but whose publication is
         still to come (published_at > now): the few a calendar counts that are not out yet."""
+        if matches_nothing(query):
+            return 0
         statuses = {"node.status": {"$in": list(visibility.statuses())}}
         future = combined(query, {**statuses, "published_at": {"$gt": visibility.now}})
         return self._collection("sources").count_documents(future, hint=index)

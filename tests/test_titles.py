@@ -202,12 +202,15 @@ def test_the_candidates_are_the_sources_whose_text_holds_the_value(titled, built
 
 def test_a_partial_match_costs_four_commands(titled):
     """The live pointer, the title keys (chunk 0 of its bucket, then the chunks holding the
-    value: one read), the page and the count of the candidates."""
+    value: one read), the page and the count of the candidates; no candidate: no page, no
+    count (query_plan.matches_nothing)."""
     app, _ = titled
     client, store = app.test_client(), app.extensions["cms.store"]
     client.get("/api/articles")  # the site model
     for url, expected in (
-        ("/api/articles?_locale=en&title=qxz", 4),  # no such bucket: nothing to read further
+        ("/api/articles?_locale=en&title=qxz", 2),  # no such bucket: nothing to read further
+        ("/api/articles?_locale=en&title=kelvinqxz", 3),  # chunks 0 then n, no candidate
+        ("/api/articles/archives?_locale=en&title=qxz", 2),
         ("/api/articles?_locale=en&title=kelvin&order[publishedAt]=desc", 5),  # chunks 0 then n
         ("/api/articles/archives?_locale=en&title=kelvin", 4),  # the candidates' dates
     ):
