@@ -19,8 +19,8 @@ from app.publication import PREVIEW_STATUSES, PUBLIC_STATUSES
 from app.query_plan import ALL_TYPES, Group, parent_group, tags_group
 
 # (type or ALL_TYPES, locale, group, preview class): the group as a sortable tuple, (0,) none,
-# (1, tag id), (2, parent id), (3, parent id, tag id), (4, tag ids: two or three, the smallest
-# first) or (5, parent id, tag ids: two or three under a listed parent) (group_of gives the
+# (1, tag id), (2, parent id), (3, parent id, tag id), (4, tag ids: two or more, the smallest
+# first) or (5, parent id, tag ids: two or more under a listed parent) (group_of gives the
 # stored one)
 GroupKey = tuple[int, ...]
 NO_GROUP: GroupKey = (0,)

@@ -201,15 +201,17 @@ LISTED_PARENTS_ID = "listed-parents"
 
 # Sources carrying two tags at once get calendars and listings per pair of tags (`tags_group`:
 # two tags any of, or both: app/listing/calendar.py) when the site has at most TAG_PAIRS_MAX
-# pairs that some source carries, and per three tags (three any of, or all three) when it also
-# has at most TAG_TRIPLES_MAX triples and no more triples carried than sources (a source with k
-# tags is listed k(k-1)/2 times more per pair, k(k-1)(k-2)/6 per triple, and freely combined
-# tags would multiply the documents: above the limits, such requests read the index). The
-# `listings` document TAG_COMBINATIONS_ID says how many tags the largest listed combination has
-# (`largest`: 1, 2 or 3) and the most tags one source carries (`most`: a set of more has no
-# source, which a general tag condition needs: app/listing/tag_conditions.py).
+# pairs that some source carries, and per combination of each larger size (three tags, then
+# four...) while that size has at most TAG_COMBINATIONS_MAX combinations that some source carries,
+# carried no more times than there are sources (a source with k tags is listed k(k-1)/2 times
+# more per pair, C(k, size) per combination of a size, and freely combined tags would multiply
+# the documents: app/fixture/listings.py `tag_combinations`). The `listings` document
+# TAG_COMBINATIONS_ID says how many tags the largest listed combination has (`largest`: 1, 2,
+# 3...) and the most tags one source carries (`most`: a set of more has no source). A tag
+# condition needing a set of more tags than `largest` that may have sources reads the index
+# (app/listing/tag_conditions.py); a site listing up to `most` tags never does.
 TAG_PAIRS_MAX = 1000
-TAG_TRIPLES_MAX = 1000
+TAG_COMBINATIONS_MAX = 1000
 TAG_COMBINATIONS_ID = "tag-combinations"
 
 
@@ -242,7 +244,7 @@ def parent_group(parent_id: int, tag: int | str | None = None) -> str:
 
 
 def tags_group(*tag_ids: int) -> str:
-    """The group of the sources carrying all these tags (two or three, in any order)."""
+    """The group of the sources carrying all these tags (two or more, in any order)."""
     return "tags=" + "+".join(str(tag_id) for tag_id in sorted(tag_ids))
 
 

@@ -165,8 +165,8 @@ class SiteModel:
     # Parents whose children have calendars and listings of their own (query_plan.PARENT_LISTED).
     listed_parents: frozenset[int] = frozenset()
     # How many tags the largest combinations of tags with calendars and listings have (1: none,
-    # 2: pairs, 3: triples too; query_plan.TAG_PAIRS_MAX), and the most tags a source carries
-    # (None: unknown; app/listing/tag_conditions.py).
+    # 2: pairs, 3: triples too, 4...; query_plan.TAG_COMBINATIONS_MAX), and the most tags a
+    # source carries (None: unknown; app/listing/tag_conditions.py).
     tag_combinations: int = 1
     most_tags: int | None = None
     # How many title keys a chunk holds (app/listing/titles.py); None: a generation written

@@ -341,8 +341,9 @@ class Generation:
 
     def tag_combinations(self) -> tuple[int, int | None]:
         """How many tags the largest combinations of tags with calendars and listings have: 1
-        (none), 2 (pairs) or 3 (triples too: query_plan.TAG_TRIPLES_MAX); and the most tags one
-        source carries (None: not recorded, by a generation written before it was)."""
+        (none), 2 (pairs), 3 (triples too) or more (query_plan.TAG_COMBINATIONS_MAX); and the
+        most tags one source carries (None: not recorded, by a generation written before it
+        was)."""
         found = self._one("listings", {"_id": TAG_COMBINATIONS_ID}, ID_INDEX)
         return (found["largest"], found.get("most")) if found else (1, None)
 

@@ -30,8 +30,8 @@ from app.query_plan import (
     LISTING_HEAD,
     PARENT_LISTED,
     TAG_COMBINATIONS_ID,
+    TAG_COMBINATIONS_MAX,
     TAG_PAIRS_MAX,
-    TAG_TRIPLES_MAX,
     TITLE_BUCKET,
     TITLE_CHUNK,
     TITLE_KEY,
@@ -255,11 +255,12 @@ latest `published_at` (`first`, `last`), and the undated sources per the same gr
 `<type>|<locale>|<class>|tag=<tag id>` for a tag, `<type>|<locale>|<class>|tags=<tag id>+<tag
 id>` for the sources carrying both tags of a pair (the smaller id first; for every pair some
 source carries, when the site has at most {TAG_PAIRS_MAX} such pairs: listings, below),
-`...|tags=<tag id>+<tag id>+<tag id>` for those carrying all three of a triple (when the site
-also has at most {TAG_TRIPLES_MAX} triples, carried no more times than there are sources); a
+`...|tags=<tag id>+<tag id>+<tag id>` for those carrying all three of a triple, and so on for
+four tags and more (each size while the site has at most {TAG_COMBINATIONS_MAX} combinations of
+it that some source carries, carried no more times than there are sources); a
 listed parent's children (listings, below) have theirs per type and across types, `<type or
 *>|<locale>|<class>|parent=<node id>`, per tag, `<type or *>|<locale>|<class>|parent=<node
-id>,tag=<tag id>`, and per pair and triple of tags, `...|parent=<node id>,tags=<tag id>+<tag
+id>,tag=<tag id>`, and per combination of tags, `...|parent=<node id>,tags=<tag id>+<tag
 id>` (when those are listed). Archives
 and the `hydra:totalItems` of *plain* collections (no filter but the translation, the types,
 the nodes' visibility, the realms denied or hiding blocks, at most one listed parent by equality
@@ -329,12 +330,14 @@ the same few reads whatever the size of the site (docs/performance.md, bounded l
 more document, `{{_id: "{LISTED_PARENTS_ID}", ids: [...]}}`, lists the listed parents (none in the
 demo site: its largest parent has 13 children); the site model reads it once per generation, and a
 `node.parent` request for one of them (or for its `node.parent.nodeName`) is plain. Another, `{{_id:
-"{TAG_COMBINATIONS_ID}", largest: <1, 2 or 3>}}`, says how many tags the largest combinations of
-tags with calendars and listings have: 3 when pairs and triples have them, 2 when pairs only (no
-source carries three tags, or the sources carry more than {TAG_TRIPLES_MAX} triples of tags, or
-carry triples more times than there are sources: three-tag requests then query `sources`), 1 when
-none (more than {TAG_PAIRS_MAX}
-pairs: two-tag requests query `sources` too).""",
+"{TAG_COMBINATIONS_ID}", largest: <1, 2, 3...>, most: <n>}}`, says how many tags the largest
+combinations of tags with calendars and listings have (3 when pairs and triples have them, 2 when
+pairs only: no source carries three tags, or the sources carry more than {TAG_COMBINATIONS_MAX}
+triples of tags, or carry triples more times than there are sources, and three-tag requests then
+query `sources`; 4 and more alike; 1 when none: more than {TAG_PAIRS_MAX} pairs, and two-tag
+requests query `sources` too) and the most tags one source carries (a set of more has no source: a
+tag condition needing only sets of up to `largest` tags, or of more than `most`, reads the
+listings).""",
     "children": f"""\
 The walker children of a listing node that has more than {CHILDREN_EMBEDDED} of them (a blog of
 thousands of articles), by position: `{{_id: <node id>, ids: [...]}}`. Its sources have

@@ -1273,6 +1273,57 @@ def test_general_tag_conditions_read_no_index_and_answer_as_it(small_chunks, mon
     assert body["hydra:totalItems"] == 0 and count == 1  # the live generation's pointer
 
 
+def test_a_site_whose_sources_carry_four_tags_lists_them_and_reads_no_index(make_app, monkeypatch):
+    """A site listing combinations up to the most tags a source carries (here four: the loader
+    lists quadruples too, query_plan.TAG_COMBINATIONS_MAX) answers every tag condition from its
+    listings: any of four, all of four, two clauses of two, none of four with a tag; their
+    pages, cursor pages, totals and archives read no index and are its answers (before, such a
+    site listed triples only and these read the index)."""
+    site = listing_site()
+    node(site, "jazz-festival-2023")["tags"] = [1, 2, 3, 5]  # news, events, culture, jazz
+    node(site, "winter-market-2023")["tags"] = [1, 4, 6]
+    with monkeypatch.context() as patch:
+        patch.setattr(materialised, "LISTING_HEAD", 2)
+        patch.setattr(materialised, "LISTING_CHUNK", 2)
+        app = make_app(site, RESPONSE_CACHE=False)
+    client, store = app.test_client(), app.extensions["cms.store"]
+    with app.app_context():
+        generation = get_store().generation(get_store().live()["version"])
+    assert generation.tag_combinations() == (4, 4)
+    name = "node.nodesTags.tag.tagName"
+    slugs = ("news", "events", "culture", "jazz")
+    any_of_four = "&".join(f"{name}[]={slug}" for slug in slugs)
+    all_of_four = "&".join(f"intersect[{name}][]={slug}" for slug in slugs)
+    none_of_three = "&".join(f"not[{name}][]={slug}" for slug in slugs[1:])
+    urls = [
+        f"/api/articles?{any_of_four}&order[publishedAt]=desc&itemsPerPage=3&page=2",
+        f"/api/articles?{all_of_four}&_locale=fr",
+        f"/api/nodes_sources/archives?{all_of_four}",
+        "/api/articles?tagGroup[]=news,events&tagGroup[]=culture,jazz&itemsPerPage=2&cursor=",
+        f"/api/articles?{name}=news&{none_of_three}&order[node.position]=asc",
+        "/api/articles/archives?tagGroup[]=news,events,culture,jazz,market",
+    ]
+    client.get("/api/articles")  # the site model
+    answers = [client.get(url) for url in urls]
+    on_index = index_reads(generation, monkeypatch)
+    for url, answer in zip(urls, answers, strict=True):
+        assert answer.status_code == 200, (url, answer.json)
+        assert client.get(url).json == answer.json, url
+    assert on_index == []
+    with pytest.MonkeyPatch.context() as patch:
+        on_the_index(patch)
+        for url, answer in zip(urls, answers, strict=True):
+            assert client.get(url).json == answer.json, url
+    assert on_index  # the index answered
+    festival = node(site, "jazz-festival-2023")["sources"]["fr"]["id"]
+    all_four = answers[1].json
+    assert [m["@id"] for m in all_four["hydra:member"]] == [f"/api/articles/{festival}"]
+    assert all_four["hydra:totalItems"] == 1
+    assert answers[0].json["hydra:totalItems"] > 3
+    body, count = commands(client, store, f"/api/articles?{all_of_four}&tagGroup[]=market")
+    assert body["hydra:totalItems"] == 0 and count == 1  # five tags: no source carries them
+
+
 @pytest.mark.parametrize(
     "finer",
     [
@@ -1399,7 +1450,7 @@ def test_a_site_of_more_pairs_of_tags_than_the_limit_lists_none(make_app, monkey
 
 
 def test_a_site_of_more_triples_of_tags_than_the_limit_lists_pairs_only(make_app, monkeypatch):
-    """Above TAG_TRIPLES_MAX triples of tags carried by some source, pairs have calendars and
+    """Above TAG_COMBINATIONS_MAX triples of tags carried by some source, pairs have calendars and
     listings but no triple: three-tag requests read the index, and answer what they answer
     with triples listed."""
     urls = [
@@ -1410,7 +1461,7 @@ def test_a_site_of_more_triples_of_tags_than_the_limit_lists_pairs_only(make_app
         "/api/articles/archives?tagGroup[]=jazz,events,culture",
     ]
     # the demo's nodes carry 1 triple of tags
-    limit = "TAG_TRIPLES_MAX"
+    limit = "TAG_COMBINATIONS_MAX"
     listed, app, expected = at_and_above_the_limit(make_app, monkeypatch, limit, 1, urls)
     with listed.app_context():
         generation = get_store().generation(get_store().live()["version"])
@@ -1436,11 +1487,17 @@ def test_a_site_of_more_triples_of_tags_than_the_limit_lists_pairs_only(make_app
         ([[1], [2, 3]], 2),  # no triple: pairs
         ([[1, 2, 3], [2, 3], [4]], 3),  # one triple carried, three sources
         ([[1, 2, 3, 4], [5]], 2),  # four triples carried by two sources: more than sources
-        ([[1, 2, 3, 4]] + [[]] * 3, 3),  # four triples carried, four sources
+        ([[1, 2, 3, 4]] + [[]] * 3, 4),  # four triples carried, four sources; one quadruple
         ([[]], 2),  # no tags
+        ([[1, 2, 3, 4]] + [[]] * 4, 4),  # one quadruple, four triples carried, five sources
+        ([[1, 2, 3, 4], [1, 2, 3, 5]] + [[]] * 6, 4),  # eight triples, two quadruples carried
+        ([[1, 2, 3, 4, 5]] + [[]] * 9, 5),  # ten triples, five quadruples, one of five
+        ([[1, 2, 3, 4, 5]] + [[]] * 8, 2),  # ten triples carried by nine sources
+        ([[1, 2, 3, 4, 5, 6]] + [[]] * 19, 6),  # 20 triples, 15 quadruples, 6 of five, one of six
+        ([list(range(47))], 1),  # 1,081 pairs carried by one source: more than TAG_PAIRS_MAX
     ],
 )
-def test_triples_are_listed_when_they_are_few_and_carried_no_more_than_sources(tags, largest):
+def test_combinations_are_listed_while_they_are_few_and_carried_no_more_than_sources(tags, largest):
     sources = [{"node": {"tag_ids": ids}} for ids in tags]
     assert materialised.tag_combinations(sources) == largest
 

@@ -3,8 +3,9 @@ a differential test over random sites and random requests, with fixed seeds.
 
 Each site is the generated site or the demo, with dates moved onto a small pool (ties, dates ahead
 of now, undated sources, dates finer than the millisecond), statuses, visibility, tags and positions
-shuffled, small listing chunks and small listed parents. Each request (a page by number, a cursor
-walk or an archive; a tag, a tag left out, two tags (any of them, both, both left out, one but not
+shuffled (on the demo, two nodes carry four and five tags: it lists combinations of up to five),
+small listing chunks and small listed parents. Each request (a page by number, a cursor walk or an
+archive; a tag, a tag left out, two tags (any of them, both, both left out, one but not
 the other), three tags (any of them, all three, any of two and a third, two and a third left out,
 one and two left out, three left out), four tags or more (any of them, none of them, two groups, any
 of three and one left out, one and three left out), a listed parent, a translation, the nodes'
@@ -88,6 +89,8 @@ def random_site(request, make_app):
     rng = random.Random(seed)
     site = demo_site() if base == "demo" else generate(200, blocks=8, depth=2, menu=8, seed=seed)
     site = shuffled(site, rng)
+    if base == "demo":  # two nodes of four and five tags: the site lists up to five together
+        _many_tags(site, random.Random(seed * 1000))
     patch = pytest.MonkeyPatch()
     chunk = rng.randint(2, 5)
     patch.setattr(materialised, "LISTING_CHUNK", chunk)
@@ -99,8 +102,21 @@ def random_site(request, make_app):
         patch.undo()
     store = app.extensions["cms.store"]
     with app.app_context():
-        parents = sorted(store.generation(store.live()["version"]).listed_parents())
+        generation = store.generation(store.live()["version"])
+        parents = sorted(generation.listed_parents())
+        if base == "demo":
+            assert generation.tag_combinations() == (5, 5)
     return app, site, parents, rng
+
+
+def _many_tags(site: dict[str, Any], rng: random.Random) -> None:
+    """Two tagged nodes (not the home) carry four and five tags (their sources carry 28 triples,
+    12 quadruples and two sets of five: fewer than the demo's sources, so the loader lists them:
+    app.fixture.listings.tag_combinations)."""
+    tag_ids = [tag["id"] for tag in site["tags"]]
+    nodes = [n for n in site["nodes"] if not n.get("home") and len(n["sources"]) == 2]
+    for node, count in zip(rng.sample(nodes, 2), (4, 5), strict=True):
+        node["tags"] = sorted(rng.sample(tag_ids, count))
 
 
 def random_request(rng: random.Random, site: dict[str, Any], parents: list[int]):

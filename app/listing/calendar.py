@@ -258,7 +258,7 @@ class Scope:
 
     @property
     def combined(self) -> int:
-        """The most tags one of its groups combines (a site lists up to three: pairs, triples)."""
+        """The most tags one of its groups combines (Site.tag_combinations: pairs, triples...)."""
         if self.tag_sets:
             return max(len(found.tags) for found in self.tag_sets)
         return max(len(set(tags)) for tags in self._tag_sets.values())
@@ -271,7 +271,7 @@ class Scope:
         return set(self.groups) == {Role.OWN} and not self.left
 
     def _group_of(self, *tags: int) -> Group:
-        """The group of the sources carrying all these tags (none: all of them; two or three:
+        """The group of the sources carrying all these tags (none: all of them; two or more:
         their tags_group), within its parent, if it names one."""
         ids = sorted(set(tags))
         group = tags_group(*ids) if len(ids) > 1 else (ids[0] if ids else None)
@@ -419,7 +419,7 @@ def plain_scope(
 ) -> Scope | None:
     """The scope of a plain request's filter (`tag_ids`: the site's tag ids by slug; `parents`:
     its listed parents; `combinations`: the most tags its listed groups combine,
-    Site.tag_combinations: 1, pairs 2, triples 3; `most_tags`: the most tags a source carries
+    Site.tag_combinations: 1, pairs 2, triples 3...; `most_tags`: the most tags a source carries
     (None: unknown), which a general tag condition needs (tag_conditions.tag_sets); `homes`: the
     home node's sources, which `node.home=false` leaves out; `sources_of`: the sources of nodes,
     read when `not[node.id]` leaves them out: both Scope.left, with
