@@ -1229,6 +1229,24 @@ def test_a_listed_parents_pages_and_archives_read_no_index(small_chunks, monkeyp
     assert len(on_index) == 1  # the home's 5 children: along parent_id
 
 
+def answered_plain_as_the_index(client, generation, monkeypatch, urls: list[str]) -> list:
+    """The answers of `urls` (200 each), which read no index and are what the index answers
+    with every plain path off."""
+    client.get("/api/articles")  # the site model
+    answers = [client.get(url) for url in urls]
+    on_index = index_reads(generation, monkeypatch)
+    for url, answer in zip(urls, answers, strict=True):
+        assert answer.status_code == 200, (url, answer.json)
+        assert client.get(url).json == answer.json, url
+    assert on_index == []
+    with pytest.MonkeyPatch.context() as patch:
+        on_the_index(patch)
+        for url, answer in zip(urls, answers, strict=True):
+            assert client.get(url).json == answer.json, url
+    assert on_index  # the index answered
+    return answers
+
+
 def test_general_tag_conditions_read_no_index_and_answer_as_it(small_chunks, monkeypatch):
     """Tag conditions beyond the named shapes (four tags or more, any of two twice...) are plain
     on a site whose sources carry no more tags than it lists combinations of (tag_conditions.
@@ -1254,18 +1272,7 @@ def test_general_tag_conditions_read_no_index_and_answer_as_it(small_chunks, mon
         "&itemsPerPage=2",
         "/api/articles?node.parent=60&tagGroup[]=events,culture,jazz,market&_locale=en",
     ]
-    client.get("/api/articles")  # the site model
-    answers = [client.get(url) for url in urls]
-    on_index = index_reads(generation, monkeypatch)
-    for url, answer in zip(urls, answers, strict=True):
-        assert answer.status_code == 200, (url, answer.json)
-        assert client.get(url).json == answer.json, url
-    assert on_index == []
-    with pytest.MonkeyPatch.context() as patch:
-        on_the_index(patch)
-        for url, answer in zip(urls, answers, strict=True):
-            assert client.get(url).json == answer.json, url
-    assert on_index  # the index answered
+    answers = answered_plain_as_the_index(client, generation, monkeypatch, urls)
     totals = [answer.json.get("hydra:totalItems") for answer in answers]
     assert totals[0] > 3 and totals[3] > 4 and totals[5] > 0 and totals[8] > 0, totals
     intersect = "&".join(f"intersect[{name}][]={slug}" for slug in slugs)
@@ -1303,18 +1310,7 @@ def test_a_site_whose_sources_carry_four_tags_lists_them_and_reads_no_index(make
         f"/api/articles?{name}=news&{none_of_three}&order[node.position]=asc",
         "/api/articles/archives?tagGroup[]=news,events,culture,jazz,market",
     ]
-    client.get("/api/articles")  # the site model
-    answers = [client.get(url) for url in urls]
-    on_index = index_reads(generation, monkeypatch)
-    for url, answer in zip(urls, answers, strict=True):
-        assert answer.status_code == 200, (url, answer.json)
-        assert client.get(url).json == answer.json, url
-    assert on_index == []
-    with pytest.MonkeyPatch.context() as patch:
-        on_the_index(patch)
-        for url, answer in zip(urls, answers, strict=True):
-            assert client.get(url).json == answer.json, url
-    assert on_index  # the index answered
+    answers = answered_plain_as_the_index(client, generation, monkeypatch, urls)
     festival = node(site, "jazz-festival-2023")["sources"]["fr"]["id"]
     all_four = answers[1].json
     assert [m["@id"] for m in all_four["hydra:member"]] == [f"/api/articles/{festival}"]
