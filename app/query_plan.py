@@ -207,11 +207,18 @@ LISTED_PARENTS_ID = "listed-parents"
 # more per pair, C(k, size) per combination of a size, and freely combined tags would multiply
 # the documents: app/fixture/listings.py `tag_combinations`). The `listings` document
 # TAG_COMBINATIONS_ID says how many tags the largest listed combination has (`largest`: 1, 2,
-# 3...) and the most tags one source carries (`most`: a set of more has no source). A tag
-# condition needing a set of more tags than `largest` that may have sources reads the index
-# (app/listing/tag_conditions.py); a site listing up to `most` tags never does.
+# 3...) and the most tags one source carries (`most`: a set of more has no source). Beyond the
+# listed sizes, each larger size gets calendars only (`counted`), while it has at most
+# TAG_COMBINATIONS_MAX combinations carried at most TAG_COUNTED_PER_SOURCE times per source on
+# average (a calendar counts a combination's sources per month: its cost is one document per
+# combination, not an entry per source): the totals of a tag condition need every set its
+# sources may carry, its pages only the sets they walk. A tag condition needing a set of more
+# tags than `counted`, or walking one of more than `largest`, that may have sources reads the
+# index (app/listing/tag_conditions.py); a site counting up to `most` tags and listing what its
+# conditions walk never does.
 TAG_PAIRS_MAX = 1000
 TAG_COMBINATIONS_MAX = 1000
+TAG_COUNTED_PER_SOURCE = 16
 TAG_COMBINATIONS_ID = "tag-combinations"
 
 
@@ -229,15 +236,15 @@ def month_span(month: str) -> tuple[datetime, datetime]:
     return start, datetime(year + number // 12, number % 12 + 1, 1, tzinfo=UTC)
 
 
-# The group of a calendar or listing besides its type and translation: none, a tag id, two or
-# three tags (tags_group), or the children of a listed parent, all of them, those with a tag or
-# those with two or three tags (parent_group).
+# The group of a calendar or listing besides its type and translation: none, a tag id, two tags
+# or more (tags_group), or the children of a listed parent, all of them, those with a tag or
+# those with two tags or more (parent_group).
 Group = int | str | None
 
 
 def parent_group(parent_id: int, tag: int | str | None = None) -> str:
     """The group of a listed parent's children: all of them, those with a tag (its id), or those
-    with two or three tags (their tags_group)."""
+    with two tags or more (their tags_group)."""
     if tag is None:
         return f"parent={parent_id}"
     return f"parent={parent_id},{tag}" if isinstance(tag, str) else f"parent={parent_id},tag={tag}"

@@ -165,9 +165,11 @@ class SiteModel:
     # Parents whose children have calendars and listings of their own (query_plan.PARENT_LISTED).
     listed_parents: frozenset[int] = frozenset()
     # How many tags the largest combinations of tags with calendars and listings have (1: none,
-    # 2: pairs, 3: triples too, 4...; query_plan.TAG_COMBINATIONS_MAX), and the most tags a
-    # source carries (None: unknown; app/listing/tag_conditions.py).
+    # 2: pairs, 3: triples too, 4...; query_plan.TAG_COMBINATIONS_MAX), with calendars only (at
+    # least as many), and the most tags a source carries (None: unknown;
+    # app/listing/tag_conditions.py; store.TagCombinations).
     tag_combinations: int = 1
+    counted_combinations: int = 1
     most_tags: int | None = None
     # How many title keys a chunk holds (app/listing/titles.py); None: a generation written
     # before them, whose partial matches go to the index.
@@ -206,7 +208,7 @@ class SiteModel:
         ):
             policy.setdefault(source["locale"], []).append(source)
         node_types = {d["_id"]: NodeType.from_document(d) for d in generation.all("node_types")}
-        largest, most = generation.tag_combinations()
+        combinations = generation.tag_combinations()
         return cls(
             version=generation.version,
             generation=generation,
@@ -231,8 +233,9 @@ class SiteModel:
             tag_ids={t["slug"]: t["_id"] for t in tags},
             tags=tags,
             listed_parents=generation.listed_parents(),
-            tag_combinations=largest,
-            most_tags=most,
+            tag_combinations=combinations.largest,
+            counted_combinations=combinations.counted,
+            most_tags=combinations.most,
             title_key_chunk=generation.title_key_chunk(),
             publication_times=generation.publication_times_after(datetime.now(UTC)),
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from pymongo import ASCENDING, DESCENDING
 from pymongo.database import Database
@@ -110,6 +110,18 @@ WHOLE_READ_KINDS = ("translations", "settings", "node_types", "realms", "tags")
 # by `paths`. Sources that will not be expanded leave out their child ids too.
 LISTED = {"alternates": 0, "url_aliases": 0, "node.ancestors": 0}
 WITHOUT_CHILDREN = {**LISTED, "node.children": 0}
+
+
+class TagCombinations(NamedTuple):
+    """How many tags the largest combinations of tags with calendars and listings have
+    (`largest`: 1, none; 2, pairs; 3, triples too...), with calendars only (`counted`, at least
+    `largest`) and the most tags one source carries (`most`; None: not recorded, by a
+    generation written before it was): the `listings` document TAG_COMBINATIONS_ID
+    (app/fixture/listings.py)."""
+
+    largest: int
+    counted: int
+    most: int | None
 
 
 def collection_name(kind: str, version: int) -> str:
@@ -339,13 +351,15 @@ class Generation:
         found = self._one("listings", {"_id": LISTED_PARENTS_ID}, ID_INDEX)
         return frozenset(found["ids"]) if found else frozenset()
 
-    def tag_combinations(self) -> tuple[int, int | None]:
-        """How many tags the largest combinations of tags with calendars and listings have: 1
-        (none), 2 (pairs), 3 (triples too) or more (query_plan.TAG_COMBINATIONS_MAX); and the
-        most tags one source carries (None: not recorded, by a generation written before it
-        was)."""
+    def tag_combinations(self) -> TagCombinations:
+        """The combinations of tags of the generation (TagCombinations); a generation written
+        before it recorded them lists and counts single tags only."""
         found = self._one("listings", {"_id": TAG_COMBINATIONS_ID}, ID_INDEX)
-        return (found["largest"], found.get("most")) if found else (1, None)
+        if found is None:
+            return TagCombinations(1, 1, None)
+        return TagCombinations(
+            found["largest"], found.get("counted", found["largest"]), found.get("most")
+        )
 
     def listing_chunks(self, chunk_ids: list[str]) -> dict[str, dict[str, Any]]:
         """Chunks of materialised listings (app/fixture/listings.py) by `_id`, in one read; a

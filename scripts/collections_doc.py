@@ -31,6 +31,7 @@ from app.query_plan import (
     PARENT_LISTED,
     TAG_COMBINATIONS_ID,
     TAG_COMBINATIONS_MAX,
+    TAG_COUNTED_PER_SOURCE,
     TAG_PAIRS_MAX,
     TITLE_BUCKET,
     TITLE_CHUNK,
@@ -257,7 +258,9 @@ id>` for the sources carrying both tags of a pair (the smaller id first; for eve
 source carries, when the site has at most {TAG_PAIRS_MAX} such pairs: listings, below),
 `...|tags=<tag id>+<tag id>+<tag id>` for those carrying all three of a triple, and so on for
 four tags and more (each size while the site has at most {TAG_COMBINATIONS_MAX} combinations of
-it that some source carries, carried no more times than there are sources); a
+it that some source carries, carried no more times than there are sources: listed; beyond the
+listed sizes, each size while its combinations are carried at most {TAG_COUNTED_PER_SOURCE} times
+per source on average: calendars only, `counted` below); a
 listed parent's children (listings, below) have theirs per type and across types, `<type or
 *>|<locale>|<class>|parent=<node id>`, per tag, `<type or *>|<locale>|<class>|parent=<node
 id>,tag=<tag id>`, and per combination of tags, `...|parent=<node id>,tags=<tag id>+<tag
@@ -330,14 +333,17 @@ the same few reads whatever the size of the site (docs/performance.md, bounded l
 more document, `{{_id: "{LISTED_PARENTS_ID}", ids: [...]}}`, lists the listed parents (none in the
 demo site: its largest parent has 13 children); the site model reads it once per generation, and a
 `node.parent` request for one of them (or for its `node.parent.nodeName`) is plain. Another, `{{_id:
-"{TAG_COMBINATIONS_ID}", largest: <1, 2, 3...>, most: <n>}}`, says how many tags the largest
-combinations of tags with calendars and listings have (3 when pairs and triples have them, 2 when
-pairs only: no source carries three tags, or the sources carry more than {TAG_COMBINATIONS_MAX}
-triples of tags, or carry triples more times than there are sources, and three-tag requests then
-query `sources`; 4 and more alike; 1 when none: more than {TAG_PAIRS_MAX} pairs, and two-tag
-requests query `sources` too) and the most tags one source carries (a set of more has no source: a
-tag condition needing only sets of up to `largest` tags, or of more than `most`, reads the
-listings).""",
+"{TAG_COMBINATIONS_ID}", largest: <1, 2, 3...>, counted: <n>, most: <n>}}`, says how many tags
+the largest combinations of tags with calendars and listings have (3 when pairs and triples have
+them, 2 when pairs only: no source carries three tags, or the sources carry more than
+{TAG_COMBINATIONS_MAX} triples of tags, or carry triples more times than there are sources; 4 and
+more alike; 1 when none: more than {TAG_PAIRS_MAX} pairs, and two-tag requests query `sources`),
+how many the largest with calendars only (`counted`, at least `largest`: a site tagging freely
+lists pairs and counts up to five tags together) and the most tags one source carries (a set of
+more has no source). A tag condition reads the calendars and listings when every set of tags it
+counts by has at most `counted` tags (or more than `most`) and every set its pages walk at most
+`largest` (any of three walks each tag's listing and counts the triple's calendar; all three
+walks the triple's listing); else it queries `sources`.""",
     "children": f"""\
 The walker children of a listing node that has more than {CHILDREN_EMBEDDED} of them (a blog of
 thousands of articles), by position: `{{_id: <node id>, ids: [...]}}`. Its sources have

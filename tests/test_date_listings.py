@@ -7,6 +7,7 @@ publication date, and costs the same few reads whatever the size of the site
 from __future__ import annotations
 
 import copy
+import itertools
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from unittest.mock import ANY
@@ -1253,7 +1254,7 @@ def test_general_tag_conditions_read_no_index_and_answer_as_it(small_chunks, mon
     tag_sets): their pages, cursor pages, totals and archives read no index and are its
     answers; all of four tags, which no source carries, reads nothing and lists nothing."""
     app, store, generation = small_chunks
-    assert generation.tag_combinations() == (3, MOST_TAGS)
+    assert generation.tag_combinations() == (3, 3, MOST_TAGS)
     client = app.test_client()
     name = "node.nodesTags.tag.tagName"
     slugs = ("news", "jazz", "market", "events")
@@ -1296,7 +1297,7 @@ def test_a_site_whose_sources_carry_four_tags_lists_them_and_reads_no_index(make
     client, store = app.test_client(), app.extensions["cms.store"]
     with app.app_context():
         generation = get_store().generation(get_store().live()["version"])
-    assert generation.tag_combinations() == (4, 4)
+    assert generation.tag_combinations() == (4, 4, 4)
     name = "node.nodesTags.tag.tagName"
     slugs = ("news", "events", "culture", "jazz")
     any_of_four = "&".join(f"{name}[]={slug}" for slug in slugs)
@@ -1318,6 +1319,125 @@ def test_a_site_whose_sources_carry_four_tags_lists_them_and_reads_no_index(make
     assert answers[0].json["hydra:totalItems"] > 3
     body, count = commands(client, store, f"/api/articles?{all_of_four}&tagGroup[]=market")
     assert body["hydra:totalItems"] == 0 and count == 1  # five tags: no source carries them
+
+
+def freely_tagged_site() -> dict:
+    """The listing site with each article but the undated one tagged with its own four or five
+    of the six tags: its sources carry more triples than the site has sources (it lists pairs
+    only: tag_combinations), fewer than TAG_COUNTED_PER_SOURCE each (it counts up to five
+    together: counted_combinations). The articles scheduled for 2099 carry four tags or more."""
+    site = listing_site()
+    six = [tag["id"] for tag in demo_site()["tags"]]
+    sets = [*itertools.combinations(six, 4), *itertools.combinations(six, 5)]
+    articles = [n for n in site["nodes"]
+                if n["type"] == "Article" and n["node_name"] != "undated-article"]  # fmt: skip
+    for number, article in enumerate(articles):
+        article["tags"] = list(sets[number % len(sets)])
+    node(site, "future-article")["tags"] = [1, 2, 3, 4, 5]  # scheduled: counted in every group
+    return site
+
+
+def freely_tagged_app(make_app, chunk: int | None):
+    """The app of freely_tagged_site, with listing heads and chunks of `chunk` entries (None:
+    as loaded: the heads hold every source still to come)."""
+    patch = pytest.MonkeyPatch()
+    if chunk is not None:
+        patch.setattr(materialised, "LISTING_HEAD", chunk)
+        patch.setattr(materialised, "LISTING_CHUNK", chunk)
+    try:
+        app = make_app(freely_tagged_site(), RESPONSE_CACHE=False)
+    finally:
+        patch.undo()
+    with app.app_context():
+        store = get_store()
+        generation = store.generation(store.live()["version"])
+    assert generation.tag_combinations() == (2, 5, 5)
+    return app, store, generation
+
+
+@pytest.fixture(scope="module")
+def freely_tagged(make_app):
+    return freely_tagged_app(make_app, 2)
+
+
+@pytest.fixture(scope="module")
+def freely_tagged_heads(make_app):
+    return freely_tagged_app(make_app, None)
+
+
+@pytest.mark.parametrize(
+    "tags",
+    [
+        {"node.tag_slugs": {"$in": ["news", "events", "culture"]}},  # the three's: a calendar
+        {"node.tag_slugs": {"$nin": ["events", "culture", "jazz"]}},
+        {"node.tag_slugs": {"$in": ["news", "events", "culture", "jazz"]}},  # general: any of 4
+        {"node.tag_slugs": {"$nin": ["news", "events", "culture", "jazz"]}},
+        {"node.tag_slugs": {"$in": ["news", "featured"]}, "node.tag_ids": {"$nin": [2]}},
+    ],
+)
+def test_combinations_counted_but_not_listed_give_exact_totals(
+    freely_tagged_heads, monkeypatch, tier, tags
+):
+    """On a site that lists pairs of tags only and counts up to five together, the totals of a
+    tag condition whose counted groups combine three tags or more (any of three, three left out,
+    any of four, none of four, any of two less a third) are the index's at every moment, in
+    both classes: the calendars of those groups count them, and their sources still to come
+    are those of the first chunks of a listed subset of their tags that carry them all (read
+    by `_id`), never the indexed count."""
+    _, _, generation = freely_tagged_heads
+    read: list[list[int]] = []
+    original = Generation.sources_by_ids
+    monkeypatch.setattr(Generation, "sources_by_ids",
+                        lambda self, ids: read.append(ids) or original(self, ids))  # fmt: skip
+    for number, now in enumerate(sample(moments(freely_tagged_site()), tier, step=6)):
+        visibility = Visibility(now=now, preview=number % 4 == 3)
+        query = plain_query(ALL_TYPES, {"$in": ["en", "fr"]}, tags, [DENY][: number % 2])
+        scope = calendar.plain_scope(query, TAG_IDS, dated=True, combinations=2, counted=5,
+                                     most_tags=5)  # fmt: skip
+        assert scope is not None and not all(map(scope.has_listings, scope.groups))
+        assert calendar.plain_scope(query, TAG_IDS, combinations=2, most_tags=5) is None
+        for order, descending in ((listings.DATE, True), (listings.DEFAULT, False)):
+            got = listings.page(
+                generation, scope, visibility, Page(2, 2), order=order, descending=descending,
+                count_scheduled=lambda: pytest.fail("counted on the index"),
+            )  # fmt: skip
+            expected = by_index(generation, query, visibility, Page(2, 2), order, descending)
+            assert got == expected, (tags, now, visibility.preview, order.name)
+    assert sum(map(bool, read)) > (4 if tier == "mongomock" else 0)  # moments with some to come
+
+
+def test_a_freely_tagged_site_answers_tag_conditions_from_its_calendars_and_pairs(
+    freely_tagged, monkeypatch
+):
+    """Over HTTP, on a site that lists pairs only and counts up to five tags together, the
+    conditions whose pages walk single tags or pairs (any of three, three left out, any of two
+    and a third, any of four, two clauses of two) read no index for their pages, totals and
+    archives, and are its answers; one walking a triple (all three) reads the index. The
+    sources still to come of a group with a calendar only are read by `_id` from the first
+    chunks of a listed subset of its tags: one command more than from its own first chunks."""
+    app, store, generation = freely_tagged
+    client = app.test_client()
+    name = "node.nodesTags.tag.tagName"
+    any_of_three = f"{name}[]=news&{name}[]=events&{name}[]=culture"
+    urls = [
+        f"/api/articles?{any_of_three}&order[publishedAt]=desc&itemsPerPage=3&page=2",
+        f"/api/nodes_sources?not[{name}][]=events&not[{name}][]=culture&not[{name}][]=jazz"
+        "&_locale=en&itemsPerPage=4&page=2",
+        "/api/articles?tagGroup[]=news,events&tagGroup[]=culture&order[node.position]=asc",
+        f"/api/articles/archives?{any_of_three}&{name}[]=jazz",
+        "/api/articles?tagGroup[]=news,events&tagGroup[]=culture,jazz&itemsPerPage=2&cursor=",
+        "/api/articles?tagGroup[]=news,events&tagGroup[]=culture,jazz&_locale=fr",
+    ]
+    answers = answered_plain_as_the_index(client, generation, monkeypatch, urls)
+    totals = [answer.json.get("hydra:totalItems") for answer in answers]
+    assert totals[0] > 3 and totals[1] > 4 and totals[2] > 0 and totals[5] > 0, totals
+    all_three = "&".join(f"intersect[{name}][]={slug}" for slug in ("news", "events", "culture"))
+    on_index = index_reads(generation, monkeypatch)
+    assert client.get(f"/api/articles?{all_three}").json["hydra:totalItems"] > 0
+    assert on_index  # its page walks the three's listing, which is not written
+    # pointer, calendars, first chunks, the chunks holding page 2, the sources still to come of
+    # a pair of the three by _id, the page by _id
+    assert commands(client, store, urls[0])[1] == 6
 
 
 @pytest.mark.parametrize(
@@ -1496,6 +1616,27 @@ def test_a_site_of_more_triples_of_tags_than_the_limit_lists_pairs_only(make_app
 def test_combinations_are_listed_while_they_are_few_and_carried_no_more_than_sources(tags, largest):
     sources = [{"node": {"tag_ids": ids}} for ids in tags]
     assert materialised.tag_combinations(sources) == largest
+
+
+@pytest.mark.parametrize(
+    ("tags", "listed", "counted"),
+    [
+        ([[1, 2, 3, 4, 5]] + [[]] * 8, 2, 5),  # ten triples carried by nine sources: counted
+        ([[1, 2, 3, 4, 5]] * 5, 2, 5),  # 50 triples, 25 quadruples: at most 16 per source
+        ([[1, 2, 3, 4]] + [[]] * 3, 4, 4),  # all listed: nothing more to count
+        ([list(range(10))], 2, 2),  # 120 triples carried by one source: more than 16
+        ([list(range(47))], 1, 1),  # no pair listed (TAG_PAIRS_MAX): nothing counted
+        ([[]], 2, 2),  # no tags
+        # every four of 18 tags: 816 triples, but 3,060 quadruples (TAG_COMBINATIONS_MAX)
+        ([list(tags) for tags in itertools.combinations(range(18), 4)], 2, 3),
+    ],
+)
+def test_combinations_beyond_those_listed_are_counted_while_few_and_carried_16_times_per_source(
+    tags, listed, counted
+):
+    sources = [{"node": {"tag_ids": ids}} for ids in tags]
+    assert materialised.tag_combinations(sources) == listed
+    assert materialised.counted_combinations(sources, listed) == counted
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,8 @@ every type: app.listing.sources folds every type condition into one), the realms
 (what build_query adds without any filter parameter), the blocks hidden from it (the hide_blocks
 clause: `hide_blocks_clause`), the nodes' visibility (`node.visible`), tags in one of the shapes
 app/listing/tag_conditions.py folds them into (one tag; two or three tags, any of them or all of
-them, when the site lists pairs or triples of tags; tags left out, up to three: their sources are
+them, when the site lists the combinations a page walks and counts those a total needs:
+Scope.has_listings; tags left out, up to three: their sources are
 taken away, which gives totals and pages, and the months of an archive: `months`), the nodes left
 out by id (`node.home=false`: the home node, whose sources the site model holds; `not[node.id]`,
 whose sources it reads, with the fields that tell which listings hold each: `Scope.left`) and at
@@ -182,7 +183,9 @@ class Scope:
     `total` and `months` take no span). `left`: the sources of the nodes it leaves out by id
     (`node.home=false`, `not[node.id]`, LeftOut): their entries are dropped from its listings,
     and `read` takes those it lists (`found_left`) away from its calendar. `tag_sets`: the
-    groups of a general tag condition (tag_conditions.tag_sets), instead of the named ones."""
+    groups of a general tag condition (tag_conditions.tag_sets), instead of the named ones.
+    `listed_tags`: the most tags a group with listings combines (Site.tag_combinations; None:
+    every group has them): a group of more has a calendar only (`has_listings`)."""
 
     node_types: tuple[str, ...]
     locales: tuple[str, ...]
@@ -202,6 +205,7 @@ class Scope:
     without_third: int | None = None
     tag_sets: tuple[TagSet, ...] = ()
     left: tuple[LeftOut, ...] = ()
+    listed_tags: int | None = None
 
     @cached_property
     def left_ids(self) -> frozenset[int]:
@@ -258,10 +262,36 @@ class Scope:
 
     @property
     def combined(self) -> int:
-        """The most tags one of its groups combines (Site.tag_combinations: pairs, triples...)."""
-        if self.tag_sets:
-            return max(len(found.tags) for found in self.tag_sets)
-        return max(len(set(tags)) for tags in self._tag_sets.values())
+        """The most tags one of its groups combines (Site.counted_combinations: pairs,
+        triples...)."""
+        return max(map(self._combines, self.groups))
+
+    @property
+    def walks_combined(self) -> int:
+        """The most tags one of the groups a page walks combines (Site.tag_combinations)."""
+        return max((self._combines(role) for role in self.groups if role.walked), default=0)
+
+    def has_listings(self, role: Role | TagSet) -> bool:
+        """Whether its group of `role` has listings, or a calendar only (`listed_tags`)."""
+        return self.listed_tags is None or self._combines(role) <= self.listed_tags
+
+    def tags_of(self, role: Role | TagSet) -> frozenset[int]:
+        """The tags every source of its group of `role` carries."""
+        return frozenset(role.tags if isinstance(role, TagSet) else self._tag_sets[role])
+
+    def _combines(self, role: Role | TagSet) -> int:
+        """How many tags its group of `role` combines."""
+        return len(self.tags_of(role))
+
+    def listed_within(self, role: Role | TagSet, preview: bool) -> list[Listing]:
+        """Listings that list every source of its group of `role`: the group's own, or, for a
+        group with a calendar only, those of its first `listed_tags` tags (a subset: their
+        sources include the group's), as `listings` gives them."""
+        if self.has_listings(role) or self.listed_tags is None:
+            return self.listings(role, preview)
+        group = self._group_of(*sorted(self.tags_of(role))[: self.listed_tags])
+        return [(node_type, locale, group, preview)
+                for node_type in self.node_types for locale in self.locales]  # fmt: skip
 
     @property
     def exact_dates(self) -> bool:
@@ -402,6 +432,7 @@ def site_scope(query: dict[str, Any], site: SiteModel, *, dated: bool = False) -
     hold them)."""
     return plain_scope(query, site.tag_ids, dated=dated, parents=site.listed_parents,
                        combinations=site.tag_combinations, most_tags=site.most_tags,
+                       counted=site.counted_combinations,
                        homes=list(site.homes.values()),
                        sources_of=site.generation.memberships_of_nodes)  # fmt: skip
 
@@ -414,13 +445,16 @@ def plain_scope(
     parents: frozenset[int] = frozenset(),
     combinations: int = 1,
     most_tags: int | None = None,
+    counted: int | None = None,
     homes: Iterable[dict[str, Any]] = (),
     sources_of: Callable[[list[int]], list[dict[str, Any]]] | None = None,
 ) -> Scope | None:
     """The scope of a plain request's filter (`tag_ids`: the site's tag ids by slug; `parents`:
     its listed parents; `combinations`: the most tags its listed groups combine,
-    Site.tag_combinations: 1, pairs 2, triples 3...; `most_tags`: the most tags a source carries
-    (None: unknown), which a general tag condition needs (tag_conditions.tag_sets); `homes`: the
+    Site.tag_combinations: 1, pairs 2, triples 3...; `counted`: the most tags its groups with
+    calendars only combine (Site.counted_combinations; None: `combinations`); `most_tags`: the
+    most tags a source carries (None: unknown), which a general tag condition needs
+    (tag_conditions.tag_sets); `homes`: the
     home node's sources, which `node.home=false` leaves out; `sources_of`: the sources of nodes,
     read when `not[node.id]` leaves them out: both Scope.left, with
     app.membership.MEMBERSHIP_FIELDS at least); None when it filters on anything else. With
@@ -465,7 +499,7 @@ def plain_scope(
         return None
     found_sets: tuple[TagSet, ...] = ()
     if tags.general is not None:
-        found = tag_sets(tags.general, largest=combinations, most=most_tags)
+        found = tag_sets(tags.general, largest=combinations, counted=counted, most=most_tags)
         if found is None:
             return None
         found_sets = found
@@ -480,8 +514,10 @@ def plain_scope(
         void=void, span=span, visible=visible, parent=parent,
         hiding=hiding, without=tags.without, also=tags.also, third=tags.third, both=tags.both,
         within=tags.within, without_also=tags.without_also, without_third=tags.without_third,
+        listed_tags=combinations,
     )  # fmt: skip
-    if scope.combined > combinations:  # groups of more tags than the site lists
+    # groups of more tags than the site counts, or walked, than it lists
+    if scope.combined > max(counted or 0, combinations) or scope.walks_combined > combinations:
         return None
     left_out = [] if scope.void else [*(homes if HOME in query else ()),
                                       *(sources_of(left_nodes) if left_nodes else ())]  # fmt: skip

@@ -106,7 +106,10 @@ def page(
     """One page of a plain scope in `order` and its total: the calendar's count minus the
     sources still to come. When the calendar shows some, the first chunks of the date listing
     count them (in another order they are read with its own first chunks, in one read), or,
-    when those do not hold them all, `count_scheduled` (the indexed count). A scope with a span
+    when those do not hold them all, `count_scheduled` (the indexed count); for a group with a
+    calendar only (Scope.has_listings), the first chunks of a listed subset of its tags
+    (Scope.listed_within), whose sources still to come are read by `_id` to keep those that
+    carry all its tags (one read more, of those few). A scope with a span
     of dates (in any order) is counted by `_span_total`."""
     if scope.void:
         return [], 0
@@ -117,20 +120,23 @@ def page(
     to_come = scope.span is None and calendar.to_come(found, scope, visibility)
     _read_missing(generation, chunks, [*heads, *(dated if to_come else [])])
 
-    def scheduled_in(keys: list[Key]) -> int | None:
-        firsts = [chunks.get(_chunk_id(key, 0, DATE.name)) for key in keys]
-        return _scheduled(firsts, scope, visibility)
-
     def scheduled() -> int:  # plus a second tag's, less the pair's and those left out...
-        counted = 0
-        for role in scope.groups:
-            if not role.sign:  # walked only (a general condition's), not counted
-                continue
-            in_role = scheduled_in(_keys(scope, visibility, role))
-            if in_role is None:
+        counted = [role for role in scope.groups if role.sign]  # not those only walked
+        ahead: dict[Role | TagSet, list[int]] = {}
+        for role in counted:
+            keys = scope.listed_within(role, visibility.preview)
+            found = _to_come([chunks.get(_chunk_id(key, 0, DATE.name)) for key in keys],
+                             scope, visibility)  # fmt: skip
+            if found is None:
                 return count_scheduled()
-            counted += role.sign * in_role
-        return counted
+            ahead[role] = found
+        # a group with a calendar only: those of a listed subset of its tags that carry them all
+        unlisted = [role for role in counted if not scope.has_listings(role)]
+        ids = sorted({source_id for role in unlisted for source_id in ahead[role]})
+        tags = {s["_id"]: set(s["node"]["tag_ids"]) for s in generation.sources_by_ids(ids)}
+        for role in unlisted:
+            ahead[role] = [i for i in ahead[role] if scope.tags_of(role) <= tags.get(i, set())]
+        return sum(role.sign * len(ahead[role]) for role in counted)
 
     if scope.span is not None:
         total = _span_total(generation, found, scope, visibility, chunks)
@@ -541,10 +547,11 @@ def _heads(
 ) -> list[str]:
     """The `_id` of chunk 0 of each listing of the scope's groups (Scope.groups) in `order`, of
     the request's class, that a page walks; `counting`: of every group, the overlaps too (by date:
-    what counts the sources still to come, `page`)."""
+    what counts the sources still to come, `page`; for a group with a calendar only, the
+    listings of a listed subset of its tags: Scope.listed_within), each once."""
     roles = [role for role in scope.groups if role.walked or counting]
-    keys = [key for role in roles for key in _keys(scope, visibility, role)]
-    return [_chunk_id(key, 0, order.name) for key in keys]
+    keys = [key for role in roles for key in scope.listed_within(role, visibility.preview)]
+    return list(dict.fromkeys(_chunk_id(key, 0, order.name) for key in keys))
 
 
 def _union(
@@ -639,27 +646,27 @@ def _entries(
         yield from (entries if forward else reversed(entries))
 
 
-def _scheduled(
+def _to_come(
     heads: list[dict[str, Any] | None], scope: Scope, visibility: Visibility
-) -> int | None:
-    """The allowed entries still to come (published_at > now), counted in the first chunks of the
-    date listings when they hold all of them (they lead them); None when a first chunk is all to
-    come and more chunks follow."""
-    count = 0
+) -> list[int] | None:
+    """The ids of the allowed entries still to come (published_at > now), found in the first
+    chunks of the date listings when they hold all of them (they lead them); None when a first
+    chunk is all to come and more chunks follow."""
+    found: list[int] = []
     for head in heads:
         if head is None:
             continue
         dates = head["published_at"]
         if head["chunks"] > 1 and dates and dates[-1] > visibility.now:
             return None
-        count += sum(
-            1
+        found += [
+            source_id
             for moment, source_id, realms, visible, block in zip(
                 dates, head["ids"], _realms(head), _visible(head), _blocks(head), strict=True
             )
             if moment > visibility.now and scope.keeps(source_id, realms, visible, block)
-        )
-    return count
+        ]
+    return found
 
 
 def _realms(chunk: dict[str, Any]) -> list[list[int]]:

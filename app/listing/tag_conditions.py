@@ -18,6 +18,7 @@ source); else, or above TAG_SETS_MAX groups, it stays on the index.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import defaultdict
 from collections.abc import Mapping
@@ -74,48 +75,56 @@ class TagSet(NamedTuple):
 
 
 class _TooMany(Exception):
-    """A tag set larger than the site's listed combinations that some source may carry, or more
-    than TAG_SETS_MAX of them."""
+    """A tag set larger than the site's counted combinations (or, walked by a page, its listed
+    ones) that some source may carry, or more than TAG_SETS_MAX of them."""
 
 
-def tag_sets(general: General, *, largest: int, most: int | None) -> tuple[TagSet, ...] | None:
+def tag_sets(
+    general: General, *, largest: int, most: int | None, counted: int | None = None
+) -> tuple[TagSet, ...] | None:
     """The groups of a general condition (Tags.general): every tag set its sources count by
     (inclusion and exclusion: a source carrying all required tags, some tag of each clause and
     none left out is counted once), and the sets a page merges (the conjunctions it admits) and
     takes away (those with a tag left out). A set of more than `most` tags (the most a source
-    carries; None: unknown) has no source and is dropped; None (the index) when a set has more
-    than `largest` tags (the site's listed combinations) and may have sources, or when there are
-    more than TAG_SETS_MAX groups."""
+    carries; None: unknown) has no source and is dropped; None (the index) when a set that may
+    have sources has more tags than the site counts together (`counted`, calendars; None:
+    `largest`) or, for a set a page walks, lists together (`largest`, listings), or when there
+    are more than TAG_SETS_MAX groups."""
     required, clauses, left_out = general
+    limit = largest if counted is None else max(counted, largest)
     # the largest sets worth naming: those of more tags have no source, or make it not plain
-    bound = largest + 1 if most is None else most
+    bound = limit + 1 if most is None else most
 
-    def fits(tags: frozenset[int]) -> bool:  # it may have sources, and then it has a listing
+    def fits(tags: frozenset[int], within: int) -> bool:  # it may have sources: within reach
         if most is not None and len(tags) > most:
             return False
-        if len(tags) > largest:
+        if len(tags) > within:
             raise _TooMany
         return True
 
+    counts = functools.partial(fits, within=limit)  # it then has a calendar
+    walks = functools.partial(fits, within=largest)  # and listings
     try:
-        counted: dict[frozenset[int], int] = {frozenset(required): 1} if fits(required) else {}
+        counted_sets: dict[frozenset[int], int] = (
+            {frozenset(required): 1} if counts(required) else {}
+        )
         for clause in clauses:  # some tag of it: the sum over its tag sets, odd ones added
-            counted = _times(counted, _some_of(clause, bound), fits)
+            counted_sets = _times(counted_sets, _some_of(clause, bound), counts)
         for tag in left_out:  # none of them: less those carrying it
-            counted = _times(counted, {frozenset(): 1, frozenset({tag}): -1}, fits)
+            counted_sets = _times(counted_sets, {frozenset(): 1, frozenset({tag}): -1}, counts)
         # the conjunctions, grown a clause at a time (a set only grows: one of more tags than a
         # source carries is dropped at once, not after the product of every clause)
-        listed = {frozenset(required)} if fits(required) else set()
+        listed = {frozenset(required)} if walks(required) else set()
         for clause in clauses:
-            listed = _least({tags | {tag} for tags in listed for tag in clause}, fits)
-        taken = _least({tags | {tag} for tags in listed for tag in left_out}, fits)
+            listed = _least({tags | {tag} for tags in listed for tag in clause}, walks)
+        taken = _least({tags | {tag} for tags in listed for tag in left_out}, walks)
     except _TooMany:
         return None
-    groups = {*listed, *taken, *(tags for tags, sign in counted.items() if sign)}
+    groups = {*listed, *taken, *(tags for tags, sign in counted_sets.items() if sign)}
     if len(groups) > TAG_SETS_MAX:
         return None
     return tuple(
-        TagSet(tuple(sorted(tags)), counted.get(tags, 0), tags in listed, tags in taken)
+        TagSet(tuple(sorted(tags)), counted_sets.get(tags, 0), tags in listed, tags in taken)
         for tags in sorted(groups, key=lambda tags: (len(tags), sorted(tags)))
     )
 
