@@ -264,7 +264,7 @@ per source on average: calendars only, `counted` below); a
 listed parent's children (listings, below) have theirs per type and across types, `<type or
 *>|<locale>|<class>|parent=<node id>`, per tag, `<type or *>|<locale>|<class>|parent=<node
 id>,tag=<tag id>`, and per combination of tags, `...|parent=<node id>,tags=<tag id>+<tag
-id>` (when those are listed). Archives
+id>` (when those are listed or counted). Archives
 and the `hydra:totalItems` of *plain* collections (no filter but the translation, the types,
 the nodes' visibility, the realms denied or hiding blocks, at most one listed parent by equality
 (with any of the tag shapes: its own calendars), and tags in one of these shapes: one tag; two

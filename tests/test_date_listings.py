@@ -918,6 +918,7 @@ def test_a_span_is_plain_when_asked_for_and_made_of_bounds_on_dates():
     assert scope == calendar.Scope(
         ("Article",), ("en",), frozenset({DENY}), tag=1,
         span=calendar.Span((day, -calendar.INF), (day + timedelta(days=31), -calendar.INF)),
+        listed_tags=1,  # the site's listed combinations: single tags (plain_scope's default)
     )  # fmt: skip
     # the tighter of two bounds on one side
     both = {**query, "published_at": {"$gt": day, "$gte": day - timedelta(days=1)}}
