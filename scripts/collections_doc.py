@@ -341,9 +341,10 @@ more alike; 1 when none: more than {TAG_PAIRS_MAX} pairs, and two-tag requests q
 how many the largest with calendars only (`counted`, at least `largest`: a site tagging freely
 lists pairs and counts up to five tags together) and the most tags one source carries (a set of
 more has no source). A tag condition reads the calendars and listings when every set of tags it
-counts by has at most `counted` tags (or more than `most`) and every set its pages walk at most
-`largest` (any of three walks each tag's listing and counts the triple's calendar; all three
-walks the triple's listing); else it queries `sources`.""",
+counts by has at most `counted` tags and every set its pages walk at most `largest` (any of three
+walks each tag's listing and counts the triple's calendar; all three walks the triple's listing;
+a condition beyond the named shapes drops the sets of more than `most` tags, which no source
+carries); else it queries `sources`.""",
     "children": f"""\
 The walker children of a listing node that has more than {CHILDREN_EMBEDDED} of them (a blog of
 thousands of articles), by position: `{{_id: <node id>, ids: [...]}}`. Its sources have
