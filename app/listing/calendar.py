@@ -289,9 +289,8 @@ class Scope:
         sources include the group's), as `listings` gives them."""
         if self.has_listings(role) or self.listed_tags is None:
             return self.listings(role, preview)
-        group = self._group_of(*sorted(self.tags_of(role))[: self.listed_tags])
-        return [(node_type, locale, group, preview)
-                for node_type in self.node_types for locale in self.locales]  # fmt: skip
+        return self._of_group(self._group_of(*sorted(self.tags_of(role))[: self.listed_tags]),
+                              preview)  # fmt: skip
 
     @property
     def exact_dates(self) -> bool:
@@ -311,9 +310,10 @@ class Scope:
         """The listings (and calendars) of its group of `role` (`groups`) in a visibility class:
         one per type and translation (disjoint: merged when read), in the same order for every
         role (none when it has no group of that role)."""
-        if role not in self.groups:
-            return []
-        group = self.groups[role]
+        return self._of_group(self.groups[role], preview) if role in self.groups else []
+
+    def _of_group(self, group: Group, preview: bool) -> list[Listing]:
+        """The listings of a group in a visibility class, one per type and translation."""
         return [(node_type, locale, group, preview)
                 for node_type in self.node_types for locale in self.locales]  # fmt: skip
 
