@@ -77,21 +77,28 @@ PARENT_LISTED = 5
 BLOG, ARCHIVE, HOME = 17, 60, 1
 
 
+def loaded(make_app, site: dict, **limits: int):
+    """The app of `site` loaded with these loader limits (app.fixture.listings) patched, and
+    its store and live generation."""
+    patch = pytest.MonkeyPatch()
+    for name, value in limits.items():
+        patch.setattr(materialised, name, value)
+    try:
+        app = make_app(site, RESPONSE_CACHE=False)
+    finally:
+        patch.undo()
+    store = app.extensions["cms.store"]
+    return app, store, store.generation(store.live()["version"])
+
+
 @pytest.fixture(scope="module")
 def small_chunks(make_app):
     """The site loaded with listings of 2 entries per chunk: every read path is taken; parents
     of more than PARENT_LISTED children are listed."""
-    patch = pytest.MonkeyPatch()
-    patch.setattr(materialised, "LISTING_HEAD", 2)
-    patch.setattr(materialised, "LISTING_CHUNK", 2)
-    patch.setattr(materialised, "PARENT_LISTED", PARENT_LISTED)
-    try:
-        app = make_app(listing_site(), RESPONSE_CACHE=False)
-    finally:
-        patch.undo()
-    with app.app_context():
-        store = get_store()
-        yield app, store, store.generation(store.live()["version"])
+    found = loaded(make_app, listing_site(), LISTING_HEAD=2, LISTING_CHUNK=2,
+                   PARENT_LISTED=PARENT_LISTED)  # fmt: skip
+    with found[0].app_context():
+        yield found
 
 
 def moments(site: dict) -> list[datetime]:
@@ -1341,17 +1348,8 @@ def freely_tagged_site() -> dict:
 def freely_tagged_app(make_app, chunk: int | None):
     """The app of freely_tagged_site, with listing heads and chunks of `chunk` entries (None:
     as loaded: the heads hold every source still to come)."""
-    patch = pytest.MonkeyPatch()
-    if chunk is not None:
-        patch.setattr(materialised, "LISTING_HEAD", chunk)
-        patch.setattr(materialised, "LISTING_CHUNK", chunk)
-    try:
-        app = make_app(freely_tagged_site(), RESPONSE_CACHE=False)
-    finally:
-        patch.undo()
-    with app.app_context():
-        store = get_store()
-        generation = store.generation(store.live()["version"])
+    limits = {} if chunk is None else {"LISTING_HEAD": chunk, "LISTING_CHUNK": chunk}
+    app, store, generation = loaded(make_app, freely_tagged_site(), **limits)
     assert generation.tag_combinations() == (2, 5, 5)
     return app, store, generation
 
