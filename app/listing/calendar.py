@@ -26,7 +26,15 @@ from enum import StrEnum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from app.listing.tag_conditions import TAG_IDS, TAG_PATHS, TAG_SLUGS, TagSet, fold, tag_sets
+from app.listing.tag_conditions import (
+    TAG_IDS,
+    TAG_PATHS,
+    TAG_SLUGS,
+    TagSet,
+    counted_together,
+    fold,
+    tag_sets,
+)
 from app.membership import Listing, calendar_group, listings_of
 from app.publication import Visibility
 from app.query_plan import ALL_TYPES, Group, month_of, parent_group, tags_group
@@ -517,7 +525,10 @@ def plain_scope(
         listed_tags=combinations,
     )  # fmt: skip
     # groups of more tags than the site counts, or walked, than it lists
-    if scope.combined > max(counted or 0, combinations) or scope.walks_combined > combinations:
+    if (
+        scope.combined > counted_together(combinations, counted)
+        or scope.walks_combined > combinations
+    ):
         return None
     left_out = [] if scope.void else [*(homes if HOME in query else ()),
                                       *(sources_of(left_nodes) if left_nodes else ())]  # fmt: skip

@@ -36,6 +36,12 @@ TAG_SETS_MAX = 200
 General = tuple[frozenset[int], tuple[frozenset[int], ...], frozenset[int]]
 
 
+def counted_together(largest: int, counted: int | None) -> int:
+    """The most tags a group with a calendar combines: those with calendars only (`counted`;
+    None: not recorded), never fewer than those listed (`largest`), which have calendars too."""
+    return largest if counted is None else max(counted, largest)
+
+
 @dataclass(frozen=True)
 class Tags:
     """What a filter asks of tags: `tag` (None: nothing), and with `also` (and `third`) any of
@@ -91,7 +97,7 @@ def tag_sets(
     `largest`) or, for a set a page walks, lists together (`largest`, listings), or when there
     are more than TAG_SETS_MAX groups."""
     required, clauses, left_out = general
-    limit = largest if counted is None else max(counted, largest)
+    limit = counted_together(largest, counted)
     # the largest sets worth naming: those of more tags have no source, or make it not plain
     bound = limit + 1 if most is None else most
 
