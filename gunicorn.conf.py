@@ -17,7 +17,7 @@ worker_class = "gthread"
 workers = int(os.environ.get("WORKERS") or os.cpu_count() or 2)
 # Threads let a worker serve other requests while one waits for the database. The embedded store
 # (no MONGODB_URI) never waits: its requests are pure CPU behind one interpreter lock, and more
-# threads only queue for it and migrate between cores (docs/performance.md: cold home 24-25 % of
+# threads only queue for it and migrate between cores (docs/performance-log.md: cold home 24-25 % of
 # the static floor's req/s with 8 threads, 26-29 % with 2).
 threads = int(os.environ.get("THREADS") or (8 if os.environ.get("MONGODB_URI") else 2))
 timeout = 30

@@ -2,7 +2,7 @@
 
 A page requested with `cursor=<token>` starts after the member the token names instead of skipping
 `(page - 1) * itemsPerPage` members, so a deep page costs what the first costs (the index scan
-starts at the cursor; see Generation.collection_page and docs/performance.md). `cursor=` (empty)
+starts at the cursor; see Generation.sources_page and docs/performance.md). `cursor=` (empty)
 asks for the first page in cursor mode. The token is base64url of the JSON `[field, value, _id]`;
 it is opaque to clients, which only follow `hydra:next`.
 """

@@ -489,7 +489,7 @@ class Generation:
             return []
         # `locale` is checked here, not in the query: DocumentDB's scan of `node_locale` with
         # both keys bounded slows down as node ids grow (57 menu links: 40-56 ms at 100k sources
-        # with it, 4-10 ms without; docs/performance.md). A level reads each child in every
+        # with it, 4-10 ms without; docs/performance-log.md). A level reads each child in every
         # translation it has, so at most (translations x children) documents.
         query = {"node_id": {"$in": node_ids}, **source_filter(visibility, listed=True)}
         projection = LISTED if with_children else WITHOUT_CHILDREN
