@@ -109,7 +109,7 @@ INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
         ),
         # homes of every translation (head, common content)
         ("home", [("node.home", ASCENDING), ("locale", ASCENDING)], {}),
-        # the policy pages of the site model, by node name
+        # sources by node name: the policy pages of the site model, `node.nodeName` filters
         ("node_name", [("node.node_name", ASCENDING), ("locale", ASCENDING)], {}),
         # the next scheduled publication (a covered query: published_at only)
         ("published_at", [("published_at", ASCENDING)], {}),
@@ -139,6 +139,9 @@ ORDER_INDEXES = {
     "ids": {None: ID_INDEX, "published_at": ID_INDEX, "node.position": ID_INDEX},
     # `node.id` (one node or a list): its sources in each translation, sorted after the read
     "node": {None: "node_locale", "published_at": "node_locale", "node.position": "node_locale"},
+    # `node.nodeName` (one name or a list): the sources of the nodes so named, sorted after the
+    # read (a node name names one node in Roadiz; the loader does not check it)
+    "name": {None: "node_name", "published_at": "node_name", "node.position": "node_name"},
     "parent": {
         None: "parent_id",
         "published_at": "parent_id",  # at most PARENT_LISTED entries, sorted
@@ -156,16 +159,24 @@ ORDER_INDEXES = {
 def order_index(query: dict[str, Any], order: str | None) -> str:
     """The index of `sources` that serves a collection query (app/listing) in `order`: sources
     named by `_id` bound the read to them; else a parent to its children; else nodes named by id
-    (`node.id`) to their sources; else the type, when the query names one."""
+    (`node.id`) or by name (`node.nodeName`) to their sources; else the type, when the query names
+    one."""
     if names_ids(query.get("_id")):
         kind = "ids"
     elif "node.parent" in query:
         kind = "parent"
     elif names_ids(query.get("node_id")):
         kind = "node"
+    elif _names(query.get("node.node_name")):
+        kind = "name"
     else:
         kind = "type" if "type" in query else "any"
     return ORDER_INDEXES[kind][order]
+
+
+def _names(condition: Any) -> bool:
+    """Whether a node-name condition is an equality or an `$in`."""
+    return type(condition) is str or (isinstance(condition, dict) and set(condition) == {"$in"})
 
 
 def names_ids(condition: Any) -> bool:

@@ -188,7 +188,8 @@ order (`type_id`), across types by `locale` alone (`status_published`, `status_p
 `status_id`), and a parent's children (`node.parent`) by parent (`parent_position`, `parent_id`: at
 most 100 children, sorted after the read; a larger parent has listings), and nodes named by id
 (`node.id`, and `node.home=true` as the home node's id) by their sources (`node_locale`, sorted
-after the read); a plain collection leaving nodes out (`not[node.id]`) reads their sources'
+after the read), and nodes named by name (`node.nodeName`) by their sources too (`node_name`,
+sorted after the read); a plain collection leaving nodes out (`not[node.id]`) reads their sources'
 fields that tell which listings hold them (`app.membership.MEMBERSHIP_FIELDS`, `node_locale`); the
 site model reads the
 home of each translation (`node.home: true`, `home`), the `privacy` / `legal` pages

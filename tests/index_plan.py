@@ -5,13 +5,13 @@ index use on it; this model states the rule the indexes are designed to: a query
 index when the index's leading key is bounded by the filter (equality, `$in` or a range), and, when
 the query sorts, the sort keys follow the index's equality prefix in the index's order or in its
 exact reverse (no in-memory sort), unless that prefix binds a key of SMALL_RANGES: a parent's
-children are at most PARENT_LISTED (a parent with more is read from its listings), and a node has
-one source per translation, so they are sorted after the read. Among the indexes that serve a
-query, one that binds a key of SMALL_RANGES wins (the trial run's few entries end it first), then
-the one that binds the most keys by equality, then one that needs no sort, then the first
-declared. The `_id` index serves any equality or `$in` on `_id` (in any order: the ids bound the
-read, at most app.query_plan.TITLE_CANDIDATES_MAX, and are sorted after it), and a whole read in
-`_id` order.
+children are at most PARENT_LISTED (a parent with more is read from its listings), and a node (by
+id or by name) has one source per translation, so they are sorted after the read. Among the indexes
+that serve a query, one that binds a key of SMALL_RANGES wins (the trial run's few entries end it
+first), then the one that binds the most keys by equality, then one that needs no sort, then the
+first declared. The `_id` index serves any equality or `$in` on `_id` (in any order: the ids bound
+the read, at most app.query_plan.TITLE_CANDIDATES_MAX, and are sorted after it), and a whole read
+in `_id` order.
 
 Every read of the store names this model's choice with `cursor.hint` (tests/test_indexes.py).
 """
@@ -27,8 +27,9 @@ RANGE = "range"  # $gt, $gte, $lt, $lte
 RESIDUAL = "residual"  # anything else ($ne, $nin, $all, ...): checked on the fetched documents
 RANGE_OPERATORS = {"$gt", "$gte", "$lt", "$lte"}
 # Keys whose equality bounds a read to a few entries: a parent's children
-# (app.query_plan.PARENT_LISTED at most), a node's sources (one per translation).
-SMALL_RANGES = {"node.parent", "node_id"}
+# (app.query_plan.PARENT_LISTED at most), a node's sources (one per translation), those of the
+# node of a name (node names name one node in Roadiz).
+SMALL_RANGES = {"node.parent", "node_id", "node.node_name"}
 
 
 @dataclass

@@ -118,6 +118,10 @@ def test_hydra_search_lists_the_supported_filters(client):
         ("node.id=21", [2101, 2102]),
         ("node.id[]=21&node.id[]=26", [2101, 2102, 2601]),
         ("node.nodeName=harvest-fair", [2501, 2502]),
+        # names read along `node_name` (the named nodes' sources), sorted after the read
+        ("node.nodeName[]=harvest-fair&node.nodeName[]=blog&node.id=25", [2501, 2502]),
+        ("node.nodeName[]=harvest-fair&node.nodeName[]=no-such-node&_locale=fr", [2502]),
+        ("node.nodeName=no-such-node", []),
         ("node.parent=17&_locale=en", EN),
         ("node.parent=/api/nodes/17&_locale=en", EN),
         ("node.parent=11", []),
@@ -169,6 +173,22 @@ def test_hydra_search_lists_the_supported_filters(client):
 )
 def test_filter(client, query, expected):
     assert ids(client, f"{query}&itemsPerPage=50") == sorted(expected)
+
+
+@pytest.mark.parametrize(
+    "order", ["order[publishedAt]=desc", "order[node.position]=asc", "order[publishedAt]=asc"]
+)
+def test_nodes_named_by_name_are_listed_in_the_order_asked_as_the_same_nodes_by_id(client, order):
+    """`node.nodeName` reads the named nodes' sources along `node_name` and sorts them after the
+    read, as `node.id` does along `node_locale`: the same sources in the same order."""
+    names = "node.nodeName[]=jazz-night&node.nodeName[]=harvest-fair&node.nodeName[]=winter-concert"
+    by_id = "node.id[]=21&node.id[]=25&node.id[]=27"
+    named = ids(client, f"{names}&{order}&_locale=en")
+    assert named == ids(client, f"{by_id}&{order}&_locale=en")
+    assert sorted(named) == [2101, 2501, 2701]
+    assert ids(client, f"{names}&{order}&itemsPerPage=2&page=2") == ids(
+        client, f"{by_id}&{order}&itemsPerPage=2&page=2"
+    )
 
 
 def test_the_home_filter_lists_the_home_sources_of_the_available_translations(client):

@@ -60,6 +60,8 @@ COLLECTION_QUERIES = [
     "?node.id=19&order[publishedAt]=desc",  # nodes by id: `node_locale`, sorted after the read
     "?node.home=true&order[node.position]=asc",  # the home node's id: `node_locale` too
     "?node.id[]=19&node.id[]=1&order[node.position]=asc&not[node.id]=1",
+    "?node.nodeName=blog&order[publishedAt]=desc",  # nodes by name: `node_name`, sorted after
+    "?node.nodeName[]=home&node.nodeName[]=blog&order[node.position]=asc&node.parent=1",
     "?cursor=&itemsPerPage=3",  # keyset pages: the crawl follows their hydra:next
     "?cursor=&itemsPerPage=3&order[node.position]=asc",
     "?cursor=&itemsPerPage=3&order[publishedAt]=desc",
@@ -73,6 +75,7 @@ LISTINGS = [
     "/api/nodes_sources/archives?publishable=true",
     "/api/nodes_sources/archives?title=",  # a filter: the dates on `status_published`
     "/api/articles/archives?title=jazz",  # its candidates' dates by `_id`
+    "/api/nodes_sources/archives?node.nodeName=blog",  # the named node's dates on `node_name`
     "/api/documents",
     "/api/documents?mimeType=image/jpeg&filename=a&itemsPerPage=1&page=2",
     "/api/tags?parent.id=2",
@@ -265,6 +268,7 @@ def test_the_sort_of_a_feed_and_a_collection_comes_from_their_index(crawl):
             "parent_id",
             "parent_position",
             "node_locale",  # `node.id`: a node's sources, sorted after the read
+            "node_name",  # `node.nodeName`: the named node's sources, sorted after the read
             "_id_",  # a partial match's candidates, sorted after the read
         )
     }
