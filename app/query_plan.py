@@ -167,22 +167,22 @@ def order_index(query: dict[str, Any], order: str | None) -> str:
         kind = "parent"
     elif names_ids(query.get("node_id")):
         kind = "node"
-    elif _names(query.get("node.node_name")):
+    elif _one_or_any_of(query.get("node.node_name"), str):
         kind = "name"
     else:
         kind = "type" if "type" in query else "any"
     return ORDER_INDEXES[kind][order]
 
 
-def _names(condition: Any) -> bool:
-    """Whether a node-name condition is an equality or an `$in`."""
-    return type(condition) is str or (isinstance(condition, dict) and set(condition) == {"$in"})
-
-
 def names_ids(condition: Any) -> bool:
     """Whether an id condition (`_id`, `node_id`) is an equality or an `$in` (not
     `not[node.id]`'s `$nin`)."""
-    return type(condition) is int or (isinstance(condition, dict) and set(condition) == {"$in"})
+    return _one_or_any_of(condition, int)
+
+
+def _one_or_any_of(condition: Any, kind: type) -> bool:
+    """Whether a condition is an equality on a `kind` value or an `$in` of values."""
+    return type(condition) is kind or (isinstance(condition, dict) and set(condition) == {"$in"})
 
 
 # Feed blocks: node type of the block -> node type it lists. The loader materialises their feeds
