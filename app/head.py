@@ -41,13 +41,10 @@ def _share_image(site: SiteModel, locale: str, item: dict[str, Any] | None) -> d
 
 
 def no_index(item: dict[str, Any] | None) -> bool:
-    """The source's noIndex: a node type field `no_index` when it has one, else the stored flag
-    (the fixture format has none: false). Common content (no item) is indexable."""
-    if item is None:
-        return False
-    if "no_index" in item["fields"]:
-        return bool(item["fields"]["no_index"])
-    return bool(item.get("no_index"))
+    """The source's noIndex, as stored at load (app.fixture.materialise: a node type field
+    `no_index`, else false), which the `noIndex` filter reads too. Common content (no item) is
+    indexable."""
+    return item is not None and bool(item["no_index"])
 
 
 def home_url(context: RequestContext, locale: str) -> str | None:

@@ -54,7 +54,9 @@ LIVE_ID = "live"
 # Layout 8: calendars and listings per three tags (`tags=<id>+<id>+<id>`, under listed parents
 # too) and the `tag-combinations` listing document in place of `tag-pairs`. Layout 9: a listing's
 # chunk 0 holds its first LISTING_HEAD entries and records the size of the others (`size`).
-LAYOUT = 9
+# Layout 10: a source's `no_index` follows its node type's `no_index` field (the head and the
+# `noIndex` filter read it).
+LAYOUT = 10
 
 # The translations per node that the first batch of a read of nodes' sources holds: such a read is
 # one command (the server's default first batch, 101 documents, would ask for more with getMore).

@@ -72,6 +72,21 @@ def test_no_index_comes_from_a_no_index_field_of_the_node_type(custom):
     assert get_path(custom, "/about").json["item"]["noIndex"] is True  # an ordinary field too
 
 
+def test_the_no_index_filter_lists_the_sources_whose_head_says_no_index(custom):
+    """`noIndex` reads what the head says: the `no_index` field where the node type has one."""
+
+    def pages(query: str) -> set[str]:
+        body = custom.get(f"/api/pages?_locale=en&itemsPerPage=100{query}").json
+        assert body["hydra:totalItems"] == len(body["hydra:member"])
+        return {member["@id"] for member in body["hydra:member"]}
+
+    about = get_path(custom, "/about").json["item"]["@id"]
+    every = pages("")
+    assert about in every and len(every) > 1
+    assert pages("&noIndex=true") == pages("&noIndex=1") == {about}
+    assert pages("&noIndex=false") == pages("&noIndex=0") == every - {about}
+
+
 def test_every_node_source_carries_its_translation(client):
     body = get_path(client, "/fr/blog").json
     assert body["item"]["translation"] == FR
