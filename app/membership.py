@@ -29,7 +29,7 @@ Listing = tuple[str, str, Group, bool]
 # The fields of a source that `listings_of` reads (a projection of the `sources` collection).
 MEMBERSHIP_FIELDS = (
     "locale", "type", "published_at", "reachable", "node.status", "node.tag_ids", "node.parent",
-    "node.realm_ids", "node.visible",
+    "node.realm_ids", "node.visible", "no_index",
 )  # fmt: skip
 
 
@@ -80,11 +80,13 @@ def listed_classes(source: dict[str, Any]) -> dict[bool, bool]:
     }
 
 
-def calendar_group(source: dict[str, Any]) -> tuple[tuple[int, ...], bool, bool]:
-    """The group of a calendar month that counts `source`: its realm set, its node's visibility
-    and `block` (a source that is not reachable, in a realm: a hide_blocks realm hides it)."""
+def calendar_group(source: dict[str, Any]) -> tuple[tuple[int, ...], bool, bool, bool]:
+    """The group of a calendar month that counts `source`: its realm set, its node's visibility,
+    `block` (a source that is not reachable, in a realm: a hide_blocks realm hides it) and its
+    `no_index` (the `noIndex` filter)."""
     realm_ids = tuple(sorted(source["node"]["realm_ids"]))
-    return realm_ids, bool(source["node"]["visible"]), bool(realm_ids) and not source["reachable"]
+    block = bool(realm_ids) and not source["reachable"]
+    return realm_ids, bool(source["node"]["visible"]), block, bool(source["no_index"])
 
 
 def listings_of(

@@ -55,7 +55,8 @@ LIVE_ID = "live"
 # too) and the `tag-combinations` listing document in place of `tag-pairs`. Layout 9: a listing's
 # chunk 0 holds its first LISTING_HEAD entries and records the size of the others (`size`).
 # Layout 10: a source's `no_index` follows its node type's `no_index` field (the head and the
-# `noIndex` filter read it).
+# `noIndex` filter read it); calendar groups carry `no_index` and listing chunks the positions of
+# the entries not to be indexed (`no_index`), so that `noIndex` is a plain filter.
 LAYOUT = 10
 
 # The translations per node that the first batch of a read of nodes' sources holds: such a read is

@@ -250,8 +250,9 @@ Materialised calendars (app/fixture/calendars.py): for each node type and transl
 translation across types (`*`), and for each node type (and `*`), translation and tag that a source
 of that type and translation carries, and each visibility class (`public`: published; `preview`:
 every status preview shows), the months that have dated sources, newest first, with per realm set
-(`realm_ids`), node visibility (`visible`) and `block` (blocks, sources that are not reachable, in
-a realm: a `hide_blocks` realm hides them) the number of sources (`count`) and their earliest and
+(`realm_ids`), node visibility (`visible`), `block` (blocks, sources that are not reachable, in
+a realm: a `hide_blocks` realm hides them) and the sources' `no_index` (the `noIndex` filter) the
+number of sources (`count`) and their earliest and
 latest `published_at` (`first`, `last`), and the undated sources per the same groups
 (`undated`). `_id` is `<type>|<locale>|<class>`, and
 `<type>|<locale>|<class>|tag=<tag id>` for a tag, `<type>|<locale>|<class>|tags=<tag id>+<tag
@@ -267,7 +268,8 @@ listed parent's children (listings, below) have theirs per type and across types
 id>,tag=<tag id>`, and per combination of tags, `...|parent=<node id>,tags=<tag id>+<tag
 id>` (when those are listed or counted). Archives
 and the `hydra:totalItems` of *plain* collections (no filter but the translation, the types,
-the nodes' visibility, the realms denied or hiding blocks, at most one listed parent by equality
+the nodes' visibility, `noIndex`, the realms denied or hiding blocks, at most one listed parent
+by equality
 (with any of the tag shapes: its own calendars), and tags in one of these shapes: one tag; two
 tags, both (`intersect[...]`, two `tagGroup[]`: the
 pair's calendars) or any of them (`node.nodesTags.tag.tagName[]`, one `tagGroup[]`: the first
@@ -306,7 +308,8 @@ reads) of {LISTING_HEAD} entries, the others of {LISTING_CHUNK}, held as paralle
 `published_at` and, by position and by date (a second order key), `positions`, with the realms of
 the entries that have some (`realms`: `{{at: <position in the chunk>, ids: [...], block: <not
 reachable>}}`, documents, as FerretDB stores no arrays of arrays; a `hide_blocks` realm hides
-blocks) and the positions of the entries whose node is not visible (`hidden`: `node.visible`). `_id`
+blocks), the positions of the entries whose node is not visible (`hidden`: `node.visible`) and of
+those whose source is not to be indexed (`no_index`: `noIndex`). `_id`
 is `<type>|<locale>|<tag id or ->|<chunk number>` in date order and `<type>|<locale>|<tag id or
 ->|<order>|<chunk number>` in the `id` and `position` orders (a pair's: `tags=<tag id>+<tag id>` in
 place of the tag, a triple's `tags=<tag id>+<tag id>+<tag id>`; a listed parent's: `parent=<node
@@ -321,10 +324,11 @@ order, in preview or not
 `/api/articles?page=3`), reads chunk 0 of the listing of each of its types and translations in one
 read by `_id` (in the other orders, with the date chunks 0 when its calendars show sources still to
 come: they count them; an ascending date order then reads the last chunks), keeps the entries out by
-now whose realms the request may see (and whose visibility it asks for), merges those listings in
-order, skips to the page, reads the chunks that hold it in one more read when it lies deeper (from
-chunk 0's `size`: as many as its skip and size need, further ones when reached), and reads the
-page's sources from `sources` by `_id` `$in`; its total comes from the calendars. A `cursor=` page
+now whose realms the request may see (and whose visibility and noIndex it asks for), merges those
+listings in order, skips to the page, reads the chunks that hold it in one more read when it lies
+deeper (from chunk 0's `size`: as many as its skip and size need, further ones when reached), and
+reads the page's sources from `sources` by `_id` `$in`; its total comes from the calendars. A
+`cursor=` page
 reads chunk 0, the chunk its `starts` name, then its sources. Two or three tags, any of them, read
 each tag's listings and merge them, a source carrying several once; all of them read the pair's or
 the triple's. A page by date filtered by a span of publication dates (`publishedAt[after]`,

@@ -82,12 +82,14 @@ def plain_query(
     denied: list[int],
     visible: bool | None = None,
     hiding: list[int] | None = None,
+    no_index: bool | None = None,
 ):
     """The filter app/listing/sources.build_query gives a plain collection request: its
     translations, its type (none for ALL_TYPES; several: `$in`), at most one tag or listed parent
     (stored path, value) or both (a dict of them), the nodes' visibility (`node.visible`, None:
-    either), the realms denied to it and those whose blocks are hidden from it (`hiding`: the
-    hide_blocks clause) (calendars and listings answer it)."""
+    either), the sources' noIndex (`no_index`, None: either), the realms denied to it and those
+    whose blocks are hidden from it (`hiding`: the hide_blocks clause) (calendars and listings
+    answer it)."""
     query: dict[str, Any] = {"locale": locale}
     if isinstance(node_type, list):
         query["type"] = {"$in": node_type}
@@ -99,6 +101,8 @@ def plain_query(
         query[tag[0]] = tag[1]
     if visible is not None:
         query["node.visible"] = visible
+    if no_index is not None:
+        query["no_index"] = no_index
     if denied:
         query["node.realm_ids"] = {"$nin": denied}
     if hiding:

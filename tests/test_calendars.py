@@ -305,7 +305,9 @@ def test_calendars_answer_as_the_queries(
             for n, locale in enumerate(LOCALES):
                 # the nodes' visibility (node.visible) rotates: either, visible, invisible
                 visible = (None, True, False)[(number + n) % 3]
-                query = plain_query(node_type, locale, tag, denied, visible, hiding)
+                # the sources' noIndex (none is on the demo: true lists nothing)
+                no_index = (None, None, False, True)[number % 4]
+                query = plain_query(node_type, locale, tag, denied, visible, hiding, no_index)
                 visibility = Visibility(now=moment, preview=preview)
                 expected = by_query(generation, query, visibility)
                 got = by_calendar(generation, query, visibility)
@@ -342,6 +344,8 @@ def test_a_slug_that_no_tag_has_matches_nothing_without_a_read(generation, store
         {"locale": "en", "type": {"$nin": ["Page"]}},  # build_query gives the types it leaves
         {"locale": "en", "node.visible": "true"},
         {"locale": "en", "node.visible": {"$ne": True}},
+        {"locale": "en", "no_index": {"$ne": True}},
+        {"locale": "en", "no_index": 1},
         {"locale": "en", "node.home": True},
         {"locale": "en", "node.realm_ids": {"$in": [1]}},
         {"locale": "en", "type": "Article", "node.tag_ids": True},

@@ -68,7 +68,22 @@ def listing_site() -> dict:
     deny = next(r for r in site["realms"] if r["id"] == DENY)
     deny["nodes"].append({"node": node(site, "volunteer-stories")["id"], "inheritance": "auto"})
     node(site, "premium-report")["tags"] = [1]  # a tagged block that the Premium realm hides
+    # sources not to be indexed (the `noIndex` filter): dated, scheduled, hidden, a page, under
+    # both listed parents, in one translation or both
+    for node_type in site["node_types"]:
+        if node_type["name"] in ("Article", "Page"):
+            node_type["fields"].append({"name": "no_index", "type": "boolean"})
+    for name, locales in NOT_INDEXED.items():
+        for locale in locales:
+            node(site, name)["sources"][locale].setdefault("fields", {})["no_index"] = True
     return site
+
+
+NOT_INDEXED = {
+    "spring-market": ("en", "fr"), "jazz-night": ("en",), "future-article": ("en",),
+    "hidden-article": ("fr",), "river-cleanup": ("en", "fr"), "jazz-festival-2023": ("fr",),
+    "about": ("en",),
+}  # fmt: skip
 
 
 # The demo's blog (node 17: 13 children, articles and a block) and archive (60: 6 articles) are
@@ -331,9 +346,11 @@ def test_a_listing_page_is_the_index_page_at_every_moment(
             # preview (the preview listings) rotates with the moment and the translations
             visibility = Visibility(now=now, preview=(number + n) % 2 == 1)
             for denied in ([], [DENY]):
-                # the nodes' visibility (node.visible) rotates: either, visible, invisible
+                # the nodes' visibility (node.visible) rotates: either, visible, invisible; and
+                # the sources' noIndex, out of step with it
                 visible = (None, True, False)[number % 3]
-                query = plain_query(node_type, locale, tag, denied, visible, hiding)
+                no_index = (None, True, False)[(number + 1) % 3]
+                query = plain_query(node_type, locale, tag, denied, visible, hiding, no_index)
                 listed += check(generation, query, visibility, pages)
     if (node_type == "Page" and tag == ("node.parent", ARCHIVE)) or node_type == []:
         assert listed == 0  # an empty scope of a listed parent: no calendar, no listing
@@ -386,12 +403,17 @@ def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
     assert head["chunks"] == 6
     assert head["published_at"][0] == datetime(2099, 1, 1, tzinfo=UTC)
     assert set(head) == {"_id", "chunks", "size", "ids", "published_at", "positions", "realms",
-                         "hidden", "starts"}  # fmt: skip
+                         "hidden", "no_index", "starts"}  # fmt: skip
     assert head["size"] == 2
     assert "positions" not in head["starts"]  # by date, the first key is all a cursor needs
     # the invisible node's entry (3001, 2nd of chunk 0): `node.visible=false` lists it
     assert head["ids"] == [2801, 3001] and head["hidden"] == [1]
     assert not any(chunks[listing_id("Article", "en", 1, n)]["hidden"] for n in range(1, 6))
+    # the entries not to be indexed (NOT_INDEXED in English with tag 1: the scheduled article,
+    # first of chunk 0, spring-market and river-cleanup): `noIndex` reads them
+    assert head["no_index"] == [0]
+    tagged = [chunks[listing_id("Article", "en", 1, n)] for n in range(6)]
+    assert {chunk["ids"][at] for chunk in tagged for at in chunk["no_index"]} == {2801, 2001, 6101}
     # the first entry of each chunk: where a cursor page begins
     assert head["starts"]["ids"] == [2801, 2601, 2201, 97000, 6601, 6301]
     assert head["starts"]["published_at"][0] == datetime(2099, 1, 1, tzinfo=UTC)
@@ -406,13 +428,13 @@ def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
     # a scope whose sources are all drafts or undated still has its (empty) chunk 0
     assert chunks[listing_id("Article", "en", 7, 0)] == {
         "_id": listing_id("Article", "en", 7, 0), "chunks": 1, "size": 2, "ids": [],
-        "published_at": [], "positions": [], "realms": [], "hidden": [],
+        "published_at": [], "positions": [], "realms": [], "hidden": [], "no_index": [],
         "starts": {"published_at": [], "ids": []},
     }  # fmt: skip
     # by position (then `_id`): the same entries, each chunk with its entries' positions
     by_position = chunks[listing_id("Article", "en", 1, 0, "position")]
     assert set(by_position) == {"_id", "chunks", "size", "ids", "published_at", "positions",
-                                "realms", "hidden", "starts"}  # fmt: skip
+                                "realms", "hidden", "no_index", "starts"}  # fmt: skip
     parts = [
         chunks[listing_id("Article", "en", 1, n, "position")] for n in range(by_position["chunks"])
     ]
@@ -824,8 +846,10 @@ def test_a_cursor_walk_of_a_listing_is_the_index_walk_at_every_moment(
         preview = number // 3 % 2 == 1
         cases += [(now, locale, denied, size, visible, preview, *order) for order in ORDERS]
     walked = 0
-    for now, locale, denied, size, visible, preview, order, descending in sample(cases, tier):
-        query = plain_query(node_type, locale, tag, denied, visible)
+    for number, case in enumerate(sample(cases, tier)):
+        now, locale, denied, size, visible, preview, order, descending = case
+        no_index = (None, False, True)[number % 3]
+        query = plain_query(node_type, locale, tag, denied, visible, no_index=no_index)
         visibility = Visibility(now=now, preview=preview)
         expected, got = cursor_walks(generation, query, visibility, size, order, descending)
         assert got == expected, (query, now, order, descending, size)
@@ -980,8 +1004,12 @@ def test_a_span_page_and_total_are_the_index_ones_at_every_bound(
         for now in nows
     ]  # fmt: skip
     listed = 0
-    for condition, now, locale, denied, visible, preview in sample(cases, tier, step=160):
-        query = {**plain_query(node_type, locale, tag, denied, visible), "published_at": condition}
+    for number, (condition, now, locale, denied, visible, preview) in enumerate(
+        sample(cases, tier, step=160)
+    ):
+        no_index = (None, None, False, True)[number % 4]
+        query = {**plain_query(node_type, locale, tag, denied, visible, no_index=no_index),
+                 "published_at": condition}  # fmt: skip
         visibility = Visibility(now=now, preview=preview)
         # by date: the span's edges in the date listing; in another order, its entries sorted
         for order, descending in ORDERS:
@@ -1787,3 +1815,48 @@ def test_a_span_in_another_order_and_two_order_keys_read_no_index(
     monkeypatch.setattr(listings, "serves", lambda sort: None)
     assert served == walk()
     assert sum(len(body["hydra:member"]) for body in served) > 0 or "itemsPerPage=0" in url
+
+
+NO_INDEX_URLS = [
+    "/api/articles?noIndex=false&order[publishedAt]=desc&itemsPerPage=3&page=2",
+    "/api/articles?noIndex=true&order[publishedAt]=asc",
+    "/api/articles?noIndex=1&node.nodesTags.tag.tagName=jazz&order[node.position]=desc",
+    "/api/nodes_sources?noIndex=0&_locale=en&order[node.position]=asc&itemsPerPage=4&page=2",
+    "/api/nodes_sources?noIndex=true&itemsPerPage=2&cursor=",
+    "/api/articles?noIndex=false&node.parent=60&publishedAt[archive]=2024&order[publishedAt]=asc",
+    "/api/articles?noIndex=true&node.visible=false&_locale=fr",
+    "/api/articles?noIndex=false&not[node.nodesTags.tag.tagName]=news&itemsPerPage=2&cursor=",
+    "/api/articles/archives?noIndex=true",
+    "/api/nodes_sources/archives?noIndex=false&_locale=en",
+]
+
+
+@pytest.mark.parametrize("headers", [{}, PASSWORD, EDITOR])
+def test_the_no_index_filter_is_plain_and_answers_as_the_index(small_chunks, monkeypatch, headers):
+    """`noIndex` (layout 10: calendar groups and listing entries carry the sources' noIndex) is
+    answered from calendars and listings with no read along an index, as the index answers; a
+    page, a cursor walk and an archive each, and true and false part the unfiltered total."""
+    app, _, generation = small_chunks
+    client = app.test_client()
+    mark = "&_preview=1" if headers is EDITOR else ""
+
+    def walk(url: str) -> list[Any]:
+        answers, next_url = [], url + mark
+        while next_url:
+            response = client.get(next_url, headers=headers)
+            assert response.status_code == 200, (next_url, response.json)
+            answers.append(response.json)
+            next_url = response.json["hydra:view"].get("hydra:next") if "cursor=" in url else None
+        return answers
+
+    with monkeypatch.context() as patch:
+        on_index = index_reads(generation, patch)
+        served = [walk(url) for url in NO_INDEX_URLS]
+        totals = {flag: walk(f"/api/articles?noIndex={flag}")[0]["hydra:totalItems"]
+                  for flag in ("true", "false")}  # fmt: skip
+        assert on_index == []
+    assert totals["true"] > 1 and totals["false"] > 1
+    assert sum(totals.values()) == walk("/api/articles?")[0]["hydra:totalItems"]
+    on_the_index(monkeypatch)
+    for url, answer in zip(NO_INDEX_URLS, served, strict=True):
+        assert walk(url) == answer, url

@@ -156,8 +156,9 @@ def test_nodes_left_out_are_plain_however_many_and_read_only_when_plain():
         reads.append(ids)
         return [
             {"_id": 10 * i, "locale": locale, "type": "Article", "published_at": None,
-             "reachable": True, "node": {"status": "draft", "tag_ids": [], "parent": None,
-                                         "realm_ids": [], "visible": True}}
+             "reachable": True, "no_index": False,
+             "node": {"status": "draft", "tag_ids": [], "parent": None, "realm_ids": [],
+                      "visible": True}}
             for i in ids for locale in ("en", "fr")
         ]  # fmt: skip
 

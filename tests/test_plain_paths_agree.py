@@ -9,7 +9,8 @@ archive; a tag, a tag left out, two tags (any of them, both, both left out, one 
 the other), three tags (any of them, all three, any of two and a third, two and a third left out,
 one and two left out, three left out), four tags or more (any of them, none of them, two groups, any
 of three and one left out, one and three left out), a listed parent, a translation, the nodes'
-visibility, the home node or a few nodes left out, a span of dates, one order key or two; anonymous,
+visibility, the sources' noIndex (a `no_index` field on every node type, true on some sources),
+the home node or a few nodes left out, a span of dates, one order key or two; anonymous,
 with a realm password or an editor in preview) is answered at a few moments of now twice: as served,
 and with every plain path turned off (`listings.serves`, and `site_scope` in sources and archives),
 which reads the index. A fuzzer of this shape found listings ordered on finer digits than the stored
@@ -96,6 +97,7 @@ def random_site(request, make_app):
         _many_tags(site, random.Random(seed * 1000))
     if base == "free-demo":
         _tagged_freely(site, random.Random(seed * 1000))
+    _not_indexed(site, random.Random(seed * 77))
     patch = pytest.MonkeyPatch()
     chunk = rng.randint(2, 5)
     patch.setattr(materialised, "LISTING_CHUNK", chunk)
@@ -124,6 +126,17 @@ def _many_tags(site: dict[str, Any], rng: random.Random) -> None:
     nodes = [n for n in site["nodes"] if not n.get("home") and len(n["sources"]) == 2]
     for node, count in zip(rng.sample(nodes, 2), (4, 5), strict=True):
         node["tags"] = sorted(rng.sample(tag_ids, count))
+
+
+def _not_indexed(site: dict[str, Any], rng: random.Random) -> None:
+    """Every node type has a `no_index` field (the sources' noIndex), true on about one source
+    in six."""
+    for node_type in site["node_types"]:
+        node_type.setdefault("fields", []).append({"name": "no_index", "type": "boolean"})
+    for node in site["nodes"]:
+        for source in node["sources"].values():
+            if rng.random() < 1 / 6:
+                source.setdefault("fields", {})["no_index"] = True
 
 
 def _tagged_freely(site: dict[str, Any], rng: random.Random) -> None:
@@ -227,6 +240,8 @@ def random_request(rng: random.Random, site: dict[str, Any], parents: list[int])
         params.append(("_locale", rng.choice(("en", "fr"))))
     if rng.random() < 0.2:
         params.append(("node.visible", rng.choice(("true", "false"))))
+    if rng.random() < 0.2:
+        params.append(("noIndex", rng.choice(("true", "false", "1", "0"))))
     if rng.random() < 0.25:
         params.append(("node.home", "false"))
     if rng.random() < 0.25:  # nodes left out by id (the home among them, at times; no such node;

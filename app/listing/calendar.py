@@ -44,10 +44,13 @@ if TYPE_CHECKING:
     from app.site import SiteModel
 
 VISIBLE = "node.visible"
+NO_INDEX = "no_index"
 PARENT = "node.parent"
 HOME = "node.home"
 NODE_ID = "node_id"
-PLAIN_KEYS = frozenset({"locale", "type", "node.realm_ids", VISIBLE, TAG_SLUGS, TAG_IDS, PARENT})
+PLAIN_KEYS = frozenset(
+    {"locale", "type", "node.realm_ids", VISIBLE, NO_INDEX, TAG_SLUGS, TAG_IDS, PARENT}
+)
 # Where app.listing.params.QueryBuilder puts a clause (the hide_blocks one).
 CLAUSES = "$and"
 # The stored path of the publication date filters (`publishedAt[...]`).
@@ -138,8 +141,8 @@ class Span:
 
 
 # A source left out by id as `read` takes it away: (published_at, realm ids, node visible, a
-# block in a realm), the keys of a calendar's groups.
-Found = tuple[datetime | None, list[int], bool, bool]
+# block in a realm, not to be indexed), the keys of a calendar's groups.
+Found = tuple[datetime | None, list[int], bool, bool, bool]
 
 
 class LeftOut(NamedTuple):
@@ -154,6 +157,7 @@ class LeftOut(NamedTuple):
     realm_ids: tuple[int, ...]
     visible: bool
     block: bool
+    no_index: bool
 
     @classmethod
     def of(cls, source: dict[str, Any], parents: frozenset[int], largest: int) -> LeftOut:
@@ -165,7 +169,7 @@ class LeftOut(NamedTuple):
 
     @property
     def found(self) -> Found:
-        return (self.published_at, list(self.realm_ids), self.visible, self.block)
+        return (self.published_at, list(self.realm_ids), self.visible, self.block, self.no_index)
 
 
 @dataclass(frozen=True)
@@ -173,11 +177,11 @@ class Scope:
     """What a plain request lists: types (ALL_TYPES alone: every type; several: their disjoint
     calendars and listings merged), translations, realms denied to it, realms whose blocks are
     hidden from it (`hiding`: a hide_blocks realm not granted), a tag and a listed parent (None:
-    any) and the nodes' visibility (None: either). `also`: a second tag, whose sources it lists
-    too (`both` False: the sources of either tag, the calendars of the second less those of the
-    pair, and both listings merged) or alone with the first (`both` True: the pair's calendars
-    and listings); `third`: a third one, the same way (any of three: the third's calendars less
-    those of its pairs with the others, plus the three's, and the three listings merged; all
+    any), the nodes' visibility and the sources' noIndex (None: either). `also`: a second tag, whose
+    sources it lists too (`both` False: the sources of either tag, the calendars of the second less
+    those of the pair, and both listings merged) or alone with the first (`both` True: the pair's
+    calendars and listings); `third`: a third one, the same way (any of three: the third's calendars
+    less those of its pairs with the others, plus the three's, and the three listings merged; all
     three: the three's calendars and listings). `within`: a tag that every source it lists
     carries too (any of two tags and a third: the groups of each with the third, their overlap
     the three's). `void`: nothing matches (a required tag slug that no tag has:
@@ -202,6 +206,7 @@ class Scope:
     void: bool = False
     span: Span | None = None
     visible: bool | None = None
+    no_index: bool | None = None
     parent: int | None = None
     hiding: frozenset[int] = frozenset()
     without: int | None = None
@@ -344,22 +349,26 @@ class Scope:
             return []
         return [source.found for source in self.left if self.lists(source.listings, preview)]
 
-    def keeps(self, source_id: int, realm_ids: list[int], visible: bool, block: bool) -> bool:
+    def keeps(
+        self, source_id: int, realm_ids: list[int], visible: bool, block: bool, no_index: bool
+    ) -> bool:
         """Whether the request lists this source of its listings (`admits`), not left out."""
-        return self.admits(realm_ids, visible, block) and source_id not in self.left_ids
+        return self.admits(realm_ids, visible, block, no_index) and source_id not in self.left_ids
 
-    def admits(self, realm_ids: list[int], visible: bool, block: bool) -> bool:
+    def admits(self, realm_ids: list[int], visible: bool, block: bool, no_index: bool) -> bool:
         """Whether the request lists sources in these realms whose node has this visibility
-        (`block`: sources that are not reachable, which a hiding realm hides)."""
+        (`block`: sources that are not reachable, which a hiding realm hides) and whose noIndex
+        is this."""
         return (
             not self.denied.intersection(realm_ids)
             and self.visible in (None, visible)
+            and self.no_index in (None, no_index)
             and not (block and self.hiding.intersection(realm_ids))
         )
 
     def allows(self, group: dict[str, Any]) -> bool:
         """Whether the request lists a calendar group's sources."""
-        return self.admits(group["realm_ids"], group["visible"], group["block"])
+        return self.admits(group["realm_ids"], group["visible"], group["block"], group["no_index"])
 
 
 def hide_blocks_clause(hidden: list[int]) -> dict[str, Any]:
@@ -500,10 +509,10 @@ def plain_scope(
         return None
     locales, node_types = locales_of(rest["locale"]), _types(rest.get("type"))
     realms = rest.get("node.realm_ids", {"$nin": []})
-    visible = rest.get(VISIBLE)
+    visible, no_index = rest.get(VISIBLE), rest.get(NO_INDEX)
     if locales is None or node_types is None or set(realms) != {"$nin"}:
         return None
-    if visible is not None and type(visible) is not bool:
+    if any(flag is not None and type(flag) is not bool for flag in (visible, no_index)):
         return None
     found_sets: tuple[TagSet, ...] = ()
     if tags.general is not None:
@@ -519,7 +528,7 @@ def plain_scope(
     )
     scope = Scope(
         node_types, locales, frozenset(realms["$nin"]), tag=tags.tag, tag_sets=found_sets,
-        void=void, span=span, visible=visible, parent=parent,
+        void=void, span=span, visible=visible, no_index=no_index, parent=parent,
         hiding=hiding, without=tags.without, also=tags.also, third=tags.third, both=tags.both,
         within=tags.within, without_also=tags.without_also, without_third=tags.without_third,
         listed_tags=combinations,
@@ -573,12 +582,13 @@ def read(generation: Generation, scope: Scope, visibility: Visibility) -> dict[s
 
 
 def _calendar_of(found: list[Found]) -> dict[str, Any]:
-    """The calendar of a few sources (each in the group of its realm set, visibility and block;
-    one group per key and month, as `_without` takes them)."""
+    """The calendar of a few sources (each in the group of its realm set, visibility, block and
+    noIndex; one group per key and month, as `_without` takes them)."""
     months: dict[str, list[dict[str, Any]]] = {}
     undated: list[dict[str, Any]] = []
-    for moment, realm_ids, visible, block in found:
-        group = {"realm_ids": sorted(realm_ids), "visible": visible, "block": block, "count": 1}
+    for moment, realm_ids, visible, block, no_index in found:
+        group = {"realm_ids": sorted(realm_ids), "visible": visible, "block": block,
+                 "no_index": no_index, "count": 1}  # fmt: skip
         if moment is None:
             undated.append(group)
             continue
@@ -649,7 +659,7 @@ def _summed(calendar: dict[str, Any]) -> dict[str, Any]:
     counts added, their first and last dates the outermost), as `_without` takes them."""
 
     def summed(groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        found: dict[tuple[tuple[int, ...], bool, bool], dict[str, Any]] = {}
+        found: dict[GroupKey, dict[str, Any]] = {}
         for group in groups:
             key = _group_key(group)
             if key not in found:
@@ -680,13 +690,17 @@ def _merged(found: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _group_key(group: dict[str, Any]) -> tuple[tuple[int, ...], bool, bool]:
-    return tuple(group["realm_ids"]), group["visible"], group["block"]
+# a calendar group's key: its realm set, node visibility, block and noIndex
+GroupKey = tuple[tuple[int, ...], bool, bool, bool]
+
+
+def _group_key(group: dict[str, Any]) -> GroupKey:
+    return tuple(group["realm_ids"]), group["visible"], group["block"], group["no_index"]
 
 
 def _less(groups: list[dict[str, Any]], taken: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The groups of one calendar month (one per realm set, node visibility and block) less the
-    sources counted in the same groups of another calendar over a subset of its sources; the
+    """The groups of one calendar month (one per realm set, node visibility, block and noIndex) less
+    the sources counted in the same groups of another calendar over a subset of its sources; the
     groups left empty dropped. A group left keeps its first and last dates (bounds of the rest:
     `to_come` may then ask for the scheduled count, which is exact)."""
     counts = {_group_key(group): group["count"] for group in taken}

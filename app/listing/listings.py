@@ -40,8 +40,8 @@ from app.query_plan import LISTING_ORDERS, UNDATED, listing_id, month_span
 from app.store import Generation
 
 # (published_at, source id, realm ids, node position: in the position order only, else None,
-# node visible, a block in a realm: Scope.admits)
-Entry = tuple[Any, int, list[int], int | None, bool, bool]
+# node visible, a block in a realm, not to be indexed: Scope.admits)
+Entry = tuple[Any, int, list[int], int | None, bool, bool, bool]
 
 
 @dataclass(frozen=True)
@@ -425,7 +425,7 @@ def _kept(
     return (
         e
         for e in listed
-        if (preview or e[0] <= visibility.now) and scope.keeps(e[1], e[2], e[4], e[5])
+        if (preview or e[0] <= visibility.now) and scope.keeps(e[1], e[2], e[4], e[5], e[6])
     )
 
 
@@ -641,7 +641,7 @@ def _entries(
         positions = chunk.get("positions") or [None] * len(chunk["ids"])
         entries = list(
             zip(map(_dated, chunk["published_at"]), chunk["ids"], _realms(chunk), positions,
-                _visible(chunk), _blocks(chunk), strict=True)
+                _visible(chunk), _blocks(chunk), _no_index(chunk), strict=True)
         )  # fmt: skip
         yield from (entries if forward else reversed(entries))
 
@@ -661,10 +661,16 @@ def _to_come(
             return None
         found += [
             source_id
-            for moment, source_id, realms, visible, block in zip(
-                dates, head["ids"], _realms(head), _visible(head), _blocks(head), strict=True
+            for moment, source_id, realms, visible, block, no_index in zip(
+                dates,
+                head["ids"],
+                _realms(head),
+                _visible(head),
+                _blocks(head),
+                _no_index(head),
+                strict=True,
             )
-            if moment > visibility.now and scope.keeps(source_id, realms, visible, block)
+            if moment > visibility.now and scope.keeps(source_id, realms, visible, block, no_index)
         ]
     return found
 
@@ -692,3 +698,11 @@ def _visible(chunk: dict[str, Any]) -> list[bool]:
     for at in chunk["hidden"]:
         visible[at] = False
     return visible
+
+
+def _no_index(chunk: dict[str, Any]) -> list[bool]:
+    """Whether each entry's source is not to be indexed (those are stored)."""
+    no_index = [False] * len(chunk["ids"])
+    for at in chunk["no_index"]:
+        no_index[at] = True
+    return no_index
