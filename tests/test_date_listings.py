@@ -1763,6 +1763,18 @@ def test_two_order_keys_read_the_first_keys_listing():
     assert listings.serves([("published_at", 1), ("published_at", -1), ("_id", -1)]) is None
 
 
+def walked(client, url: str, headers: dict[str, str]) -> list[Any]:
+    """The bodies of a request's answer (200 each): its page, or every page of a cursor walk,
+    following `hydra:next`."""
+    answers, next_url = [], url
+    while next_url:
+        response = client.get(next_url, headers=headers)
+        assert response.status_code == 200, (next_url, response.json)
+        answers.append(response.json)
+        next_url = response.json["hydra:view"].get("hydra:next") if "cursor=" in url else None
+    return answers
+
+
 @pytest.mark.parametrize("headers", [{}, EDITOR])
 @pytest.mark.parametrize(
     "url",
@@ -1798,22 +1810,12 @@ def test_a_span_in_another_order_and_two_order_keys_read_no_index(
     app, _, generation = small_chunks
     client = app.test_client()
     url += "&_preview=1" if headers is EDITOR else ""
-
-    def walk() -> list[Any]:
-        answers, next_url = [], url
-        while next_url:
-            response = client.get(next_url, headers=headers)
-            assert response.status_code == 200, (next_url, response.json)
-            answers.append(response.json)
-            next_url = response.json["hydra:view"].get("hydra:next") if "cursor=" in url else None
-        return answers
-
     with monkeypatch.context() as patch:
         on_index = index_reads(generation, patch)
-        served = walk()
+        served = walked(client, url, headers)
         assert on_index == [], url
     monkeypatch.setattr(listings, "serves", lambda sort: None)
-    assert served == walk()
+    assert served == walked(client, url, headers)
     assert sum(len(body["hydra:member"]) for body in served) > 0 or "itemsPerPage=0" in url
 
 
@@ -1841,13 +1843,7 @@ def test_the_no_index_filter_is_plain_and_answers_as_the_index(small_chunks, mon
     mark = "&_preview=1" if headers is EDITOR else ""
 
     def walk(url: str) -> list[Any]:
-        answers, next_url = [], url + mark
-        while next_url:
-            response = client.get(next_url, headers=headers)
-            assert response.status_code == 200, (next_url, response.json)
-            answers.append(response.json)
-            next_url = response.json["hydra:view"].get("hydra:next") if "cursor=" in url else None
-        return answers
+        return walked(client, url + mark, headers)
 
     with monkeypatch.context() as patch:
         on_index = index_reads(generation, patch)
