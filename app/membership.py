@@ -80,13 +80,23 @@ def listed_classes(source: dict[str, Any]) -> dict[bool, bool]:
     }
 
 
-def calendar_group(source: dict[str, Any]) -> tuple[tuple[int, ...], bool, bool, bool]:
-    """The group of a calendar month that counts `source`: its realm set, its node's visibility,
-    `block` (a source that is not reachable, in a realm: a hide_blocks realm hides it) and its
-    `no_index` (the `noIndex` filter)."""
+# The key of a calendar group: its realm set, its node's visibility, `block` (a source that is
+# not reachable, in a realm: a hide_blocks realm hides it) and `no_index` (the `noIndex` filter).
+CalendarGroup = tuple[tuple[int, ...], bool, bool, bool]
+
+
+def calendar_group(source: dict[str, Any]) -> CalendarGroup:
+    """The group of a calendar month that counts `source`."""
     realm_ids = tuple(sorted(source["node"]["realm_ids"]))
     block = bool(realm_ids) and not source["reachable"]
     return realm_ids, bool(source["node"]["visible"]), block, bool(source["no_index"])
+
+
+def group_document(key: CalendarGroup, count: int) -> dict[str, Any]:
+    """A calendar group as stored (without its dates): its key's fields and its count."""
+    realm_ids, visible, block, no_index = key
+    return {"realm_ids": list(realm_ids), "visible": visible, "block": block,
+            "no_index": no_index, "count": count}  # fmt: skip
 
 
 def listings_of(

@@ -35,7 +35,7 @@ from app.listing.tag_conditions import (
     fold,
     tag_sets,
 )
-from app.membership import Listing, calendar_group, listings_of
+from app.membership import CalendarGroup, Listing, calendar_group, group_document, listings_of
 from app.publication import Visibility
 from app.query_plan import ALL_TYPES, Group, month_of, parent_group, tags_group
 from app.store import Generation
@@ -586,9 +586,8 @@ def _calendar_of(found: list[Found]) -> dict[str, Any]:
     noIndex; one group per key and month, as `_without` takes them)."""
     months: dict[str, list[dict[str, Any]]] = {}
     undated: list[dict[str, Any]] = []
-    for moment, realm_ids, visible, block, no_index in found:
-        group = {"realm_ids": sorted(realm_ids), "visible": visible, "block": block,
-                 "no_index": no_index, "count": 1}  # fmt: skip
+    for moment, realm_ids, *flags in found:
+        group = group_document((tuple(sorted(realm_ids)), *flags), 1)
         if moment is None:
             undated.append(group)
             continue
@@ -659,7 +658,7 @@ def _summed(calendar: dict[str, Any]) -> dict[str, Any]:
     counts added, their first and last dates the outermost), as `_without` takes them."""
 
     def summed(groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        found: dict[GroupKey, dict[str, Any]] = {}
+        found: dict[CalendarGroup, dict[str, Any]] = {}
         for group in groups:
             key = _group_key(group)
             if key not in found:
@@ -690,11 +689,7 @@ def _merged(found: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-# a calendar group's key: its realm set, node visibility, block and noIndex
-GroupKey = tuple[tuple[int, ...], bool, bool, bool]
-
-
-def _group_key(group: dict[str, Any]) -> GroupKey:
+def _group_key(group: dict[str, Any]) -> CalendarGroup:
     return tuple(group["realm_ids"]), group["visible"], group["block"], group["no_index"]
 
 

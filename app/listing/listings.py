@@ -692,17 +692,19 @@ def _blocks(chunk: dict[str, Any]) -> list[bool]:
     return blocks
 
 
+def _marked(chunk: dict[str, Any], field: str) -> list[bool]:
+    """Whether each entry of a chunk is at one of the positions stored in `field`."""
+    marked = [False] * len(chunk["ids"])
+    for at in chunk[field]:
+        marked[at] = True
+    return marked
+
+
 def _visible(chunk: dict[str, Any]) -> list[bool]:
     """Whether each entry's node is visible (the hidden ones are stored)."""
-    visible = [True] * len(chunk["ids"])
-    for at in chunk["hidden"]:
-        visible[at] = False
-    return visible
+    return [not hidden for hidden in _marked(chunk, "hidden")]
 
 
 def _no_index(chunk: dict[str, Any]) -> list[bool]:
     """Whether each entry's source is not to be indexed (those are stored)."""
-    no_index = [False] * len(chunk["ids"])
-    for at in chunk["no_index"]:
-        no_index[at] = True
-    return no_index
+    return _marked(chunk, "no_index")
