@@ -182,7 +182,17 @@ def names_ids(condition: Any) -> bool:
 
 def _one_or_any_of(condition: Any, kind: type) -> bool:
     """Whether a condition is an equality on a `kind` value or an `$in` of values."""
-    return type(condition) is kind or (isinstance(condition, dict) and set(condition) == {"$in"})
+    return values_named(condition, kind) is not None
+
+
+def values_named(condition: Any, kind: type) -> list[Any] | None:
+    """The values a condition names by equality on a `kind` value or by `$in`, else None (no
+    condition, or any other operator: `$nin`, `$and` of several...)."""
+    if type(condition) is kind:
+        return [condition]
+    if isinstance(condition, dict) and set(condition) == {"$in"}:
+        return list(condition["$in"])
+    return None
 
 
 # Feed blocks: node type of the block -> node type it lists. The loader materialises their feeds

@@ -34,7 +34,7 @@ from app.listing.filters import (
 from app.listing.params import Page, Params, QueryBuilder, boolean, pagination
 from app.listing.properties import requested, sparse
 from app.listing.tag_conditions import TAG_IDS, TAG_SLUGS
-from app.query_plan import order_index
+from app.query_plan import order_index, values_named
 from app.realms import granted
 from app.request_context import RequestContext
 from app.site import NodeType
@@ -238,12 +238,8 @@ def _parents_by_id(query: dict[str, Any], context: RequestContext) -> None:
     """`node.parent.nodeName` as the ids of the nodes so named (one read by name): the same
     sources, but the parent indexes then bound the read to their children (query_plan.order_index)
     instead of testing the parent name of every source of the route."""
-    condition = query.get("node.parent_name")
-    if isinstance(condition, str):
-        names = [condition]
-    elif isinstance(condition, dict) and set(condition) == {"$in"}:
-        names = list(condition["$in"])
-    else:
+    names = values_named(query.get("node.parent_name"), str)
+    if names is None:
         return  # none, or several conditions ($and): tested on the sources
     del query["node.parent_name"]
     found = context.site.generation.node_ids_named(names)
