@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from app.config import DEFAULTS
+from app.query_plan import INDEXES
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
@@ -54,3 +55,11 @@ def test_the_settings_of_the_operations_doc_exist():
     text = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
     names = set(re.findall(r"`CMS_([A-Z_]+)", text))
     assert names and names <= set(DEFAULTS), names - set(DEFAULTS)
+
+
+def test_the_index_check_of_the_operations_doc_lists_every_index_of_sources():
+    """The mongosh check an operator runs before switching by hand names what the loader builds."""
+    text = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    block = next(b for b in js_blocks(text) if "getIndexes()" in b)
+    listed = re.findall(r'"([a-z_]+)"', block.split("getIndexes()", 1)[1])
+    assert listed == ["_id_", *(name for name, _, _ in INDEXES["sources"])]

@@ -1,7 +1,11 @@
 """Rules the structure carries: what production registers, and the loader's own report of a path
-that has no canonical form (the read path answers it with 400, app.api.problems)."""
+that has no canonical form (the read path answers it with 400, app.api.problems), and a layer for
+every module of `app/` in import-linter's contract (docs/architecture.md)."""
 
 from __future__ import annotations
+
+import tomllib
+from pathlib import Path
 
 import mongomock
 import pytest
@@ -37,3 +41,18 @@ def test_the_read_path_answers_the_same_rule_with_400(client):
     response = client.get("/api/web_response_by_path", query_string={"path": "/a\tb"})
     assert response.status_code == 400
     assert response.json["detail"] == "path contains control characters"
+
+
+def test_every_module_of_app_has_a_layer_in_the_import_contract():
+    """A module outside the `layers` contract is checked by nothing (it could import the HTTP edge
+    from the store): every module and package of `app/` is in one of its layers."""
+    root = Path(__file__).resolve().parent.parent
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    contract = next(c for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "layers")
+    layered = {name.strip() for layer in contract["layers"] for name in layer.split(":")}
+    modules = {
+        f"app.{path.stem}"
+        for path in (root / "app").iterdir()
+        if (path.suffix == ".py" and path.stem != "__init__") or (path / "__init__.py").exists()
+    }
+    assert modules - layered == set()
