@@ -47,6 +47,11 @@ _INTEGER = re.compile(r"[0-9]{1,9}")
 
 
 def _integer(params: Params, names: tuple[str, ...], default: int, low: int, high: int) -> int:
+    """The value of the one of `names` (spellings of one parameter) that the request gives."""
+    given = [name for name in names if params.has(name)]
+    if len(given) > 1:
+        quoted = " and ".join(f'"{name}"' for name in given)
+        raise BadRequest(f"{quoted} are one parameter: give one")
     for name in names:
         value = params.get(name)
         if value is None:

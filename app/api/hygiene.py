@@ -19,11 +19,9 @@ from app.request_context import RequestContext
 from app.site import current_site
 
 MAX_URL_LENGTH = 4096
-# Parameters the service reads: each may be given once (unknown ones are ignored, as in the
-# reference implementation).
-SINGLE_PARAMETERS = frozenset(
-    {"path", "_locale", "_preview", "password", "page", "cursor", "itemsPerPage", "node.visible"}
-)
+# Parameters read outside the lists' Params (which refuses any of its one-value parameters given
+# twice: app.listing.params.Params.get): each may be given once, on every route.
+SINGLE_PARAMETERS = frozenset({"path", "_locale", "_preview", "password"})
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 JSON_TYPES = (LD_JSON, "application/json", "application/problem+json")
 
@@ -42,9 +40,7 @@ def _check_request() -> None:
         raise UriTooLong(f"The request URL is longer than {MAX_URL_LENGTH} characters.")
     _check_encoding()
     for name in request.args:
-        if (name in SINGLE_PARAMETERS or name.startswith("order[")) and len(
-            request.args.getlist(name)
-        ) > 1:
+        if name in SINGLE_PARAMETERS and len(request.args.getlist(name)) > 1:
             raise BadRequest(f'"{name}" must be given once')
     if (
         request.path.startswith("/api/")

@@ -1,7 +1,8 @@
 """Archives: `/api/<plural>/archives` (publishable types) and `/api/nodes_sources/archives`.
 
 The collection's filters and restrictions, then the publication dates grouped by year and month,
-newest first (Roadiz's ArchiveExtension). Unpaginated: `hydra:totalItems` is the number of years.
+newest first (Roadiz's ArchiveExtension). Unpaginated: `hydra:totalItems` is the number of years;
+the collection's `order[...]`, `page` and `itemsPerPage` are checked, then change nothing.
 """
 
 from __future__ import annotations
@@ -14,8 +15,17 @@ from werkzeug.datastructures import MultiDict
 from app.errors import NotFound
 from app.listing import hydra, listings
 from app.listing.calendar import site_scope
-from app.listing.params import Params
-from app.listing.sources import ACCEPTED, VARIABLES, build_query, route
+from app.listing.filters import sort_of
+from app.listing.params import Params, pagination
+from app.listing.sources import (
+    ACCEPTED,
+    ITEMS_PER_PAGE,
+    MAX_ITEMS_PER_PAGE,
+    ORDERS,
+    VARIABLES,
+    build_query,
+    route,
+)
 from app.naming import collection_iri
 from app.query_plan import month_of, month_span, order_index
 from app.reply import Reply
@@ -49,6 +59,10 @@ def archives(context: RequestContext, plural: str, path: str, args: MultiDict) -
     params = Params(args)
     params.check_known(ACCEPTED, path)
     query = build_query(context, params, route_)
+    # the collection's order and pages change nothing here (newest first, unpaginated), but a
+    # malformed one is the 400 it is on the collection
+    sort_of(params, list(ORDERS))
+    pagination(params, default=ITEMS_PER_PAGE, maximum=MAX_ITEMS_PER_PAGE)
     index = order_index(query, "published_at")
     years: dict[int, dict[str, str]] = {}
     for month in _months(context, query, index):

@@ -20,7 +20,8 @@ from app.publication import stored_moment
 
 _INDEX = re.compile(r"\[[0-9]+\]")
 _DIGITS = re.compile(r"[0-9]{1,18}")  # ASCII only: str.isdigit() also accepts "²"
-_SIGNED = re.compile(r"-?[0-9]{1,18}")
+_SIGNED = re.compile(r"-?[0-9]{1,18}")  # a value the database takes (8-byte integers)
+_COUNT = re.compile(r"-?[0-9]+")  # page and itemsPerPage: compared with their bounds first
 _ARCHIVE = re.compile(r"([0-9]{4})(?:-([0-9]{2})(?:-([0-9]{2}))?)?")
 _DATE_ONLY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _LOST_PLUS = re.compile(r" ([0-9]{2}:?[0-9]{2})$")
@@ -60,8 +61,15 @@ class Params:
             self.values.setdefault(name, []).append(value)
 
     def get(self, name: str) -> str | None:
+        """The one value of a parameter that takes one (a filter of several values reads
+        `all`): given twice, it is a 400, not the last value (which the `hydra:view` link would
+        contradict)."""
         values = self.values.get(name)
-        return values[-1] if values else None
+        if not values:
+            return None
+        if len(values) > 1:
+            raise BadRequest(f'"{name}" must be given once')
+        return values[0]
 
     def all(self, name: str) -> list[str]:
         return self.values.get(name, [])
@@ -194,12 +202,12 @@ class Page:
 MAX_PAGE = 1_000_000
 
 
-def pagination(params: Params, *, default: int, maximum: int | None) -> Page:
+def pagination(params: Params, *, default: int, maximum: int) -> Page:
     """`page` (from 1) and `itemsPerPage` (0 = count only; larger than `maximum` is clamped)."""
     page_value = params.get("page")
     number_ = 1
     if page_value is not None:
-        if not _SIGNED.fullmatch(page_value) or int(page_value) < 1:
+        if not _COUNT.fullmatch(page_value) or int(page_value) < 1:
             raise BadRequest("Page should not be less than 1")
         number_ = int(page_value)
         if number_ > MAX_PAGE:
@@ -207,11 +215,10 @@ def pagination(params: Params, *, default: int, maximum: int | None) -> Page:
     size = default
     size_value = params.get("itemsPerPage")
     if size_value is not None:
-        if not _SIGNED.fullmatch(size_value):
+        if not _COUNT.fullmatch(size_value):
             raise BadRequest(f'"itemsPerPage" must be an integer, not "{size_value[:80]}"')
         size = int(size_value)
         if size < 0:
             raise BadRequest("Limit should not be less than 0")
-        if maximum is not None:
-            size = min(size, maximum)
+        size = min(size, maximum)
     return Page(number_, size)
