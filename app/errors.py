@@ -19,6 +19,11 @@ class BadRequest(ApiError):
     status = 400
 
 
+def given_twice(name: str) -> BadRequest:
+    """A parameter of one value given more than once (app.api.hygiene, app.listing.params)."""
+    return BadRequest(f'"{name}" must be given once')
+
+
 class Unauthorized(ApiError):
     status = 401
 

@@ -52,14 +52,13 @@ def _integer(params: Params, names: tuple[str, ...], default: int, low: int, hig
     if len(given) > 1:
         quoted = " and ".join(f'"{name}"' for name in given)
         raise BadRequest(f"{quoted} are one parameter: give one")
-    for name in names:
-        value = params.get(name)
-        if value is None:
-            continue
-        if not _INTEGER.fullmatch(value) or not low <= int(value) <= high:
-            raise BadRequest(f'"{name}" must be an integer from {low} to {high}')
-        return int(value)
-    return default
+    if not given:
+        return default
+    name = given[0]
+    value = params.get(name) or ""
+    if not _INTEGER.fullmatch(value) or not low <= int(value) <= high:
+        raise BadRequest(f'"{name}" must be an integer from {low} to {high}')
+    return int(value)
 
 
 def _locale(context: RequestContext, params: Params) -> str:

@@ -13,7 +13,7 @@ from app.api import negotiation
 from app.api.encoding import LD_JSON
 from app.api.redact import public_full_path
 from app.auth import check_preview, request_credentials, wants_preview
-from app.errors import ApiError, BadRequest
+from app.errors import ApiError, BadRequest, given_twice
 from app.publication import Visibility
 from app.request_context import RequestContext
 from app.site import current_site
@@ -41,7 +41,7 @@ def _check_request() -> None:
     _check_encoding()
     for name in request.args:
         if name in SINGLE_PARAMETERS and len(request.args.getlist(name)) > 1:
-            raise BadRequest(f'"{name}" must be given once')
+            raise given_twice(name)
     if (
         request.path.startswith("/api/")
         and not request.path.startswith("/api/docs")

@@ -15,7 +15,7 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
-from app.errors import BadRequest
+from app.errors import BadRequest, given_twice
 from app.publication import stored_moment
 
 _INDEX = re.compile(r"\[[0-9]+\]")
@@ -68,7 +68,7 @@ class Params:
         if not values:
             return None
         if len(values) > 1:
-            raise BadRequest(f'"{name}" must be given once')
+            raise given_twice(name)
         return values[0]
 
     def all(self, name: str) -> list[str]:
