@@ -13,6 +13,7 @@ tag and per parent and combination (`scope_groups`).
 from __future__ import annotations
 
 import itertools
+from collections import defaultdict
 from typing import Any
 
 from app.publication import PREVIEW_STATUSES, PUBLIC_STATUSES
@@ -97,6 +98,25 @@ def group_document(key: CalendarGroup, count: int) -> dict[str, Any]:
     realm_ids, visible, block, no_index = key
     return {"realm_ids": list(realm_ids), "visible": visible, "block": block,
             "no_index": no_index, "count": count}  # fmt: skip
+
+
+def calendar_groups(sources: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Count and earliest and latest date (`first`, `last`: none when none is dated) of
+    `sources` per realm set, node visibility (the `node.visible` filter), `block` (blocks in a
+    realm: sources that are not reachable, which a hide_blocks realm hides) and `no_index` (the
+    `noIndex` filter), in that order: the groups of a calendar month (app/fixture/calendars.py)
+    and of a position tally (app/fixture/listings.py)."""
+    by_group: dict[CalendarGroup, list[dict[str, Any]]] = defaultdict(list)
+    for source in sources:
+        by_group[calendar_group(source)].append(source)
+    groups = []
+    for key, members in sorted(by_group.items()):
+        dates = [s["published_at"] for s in members if s["published_at"] is not None]
+        group = group_document(key, len(members))
+        if dates:
+            group["first"], group["last"] = min(dates), max(dates)
+        groups.append(group)
+    return groups
 
 
 def listings_of(

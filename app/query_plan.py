@@ -290,7 +290,9 @@ def calendar_id(node_type: str, locale: str, *, preview: bool, group: Group = No
 # index order), `id` (_id asc: the default order of collections) and `position` (node.position asc,
 # _id asc: the `position` index order), LISTING_HEAD entries in chunk 0 (which every page reads:
 # what most pages need, whatever the size of the listing), then LISTING_CHUNK per document, read
-# by `_id` (collection pages, app/listing/listings.py).
+# by `_id` (collection pages, app/listing/listings.py). Each position listing also has a tally: per
+# chunk, its first and last entries and its calendar groups, which count a range of positions
+# without reading the chunks wholly inside it (`tally_id`).
 LISTING_HEAD = 100
 LISTING_CHUNK = 500
 # Each listing order, and whether it is stored descending.
@@ -309,8 +311,18 @@ def listing_id(
     *,
     preview: bool = False,
 ) -> str:
-    key = f"{node_type}|{locale}|{'-' if group is None else group}{'|preview' if preview else ''}"
+    key = _listing_key(node_type, locale, group, preview)
     return f"{key}|{number}" if order == "date" else f"{key}|{order}|{number}"
+
+
+def tally_id(node_type: str, locale: str, group: Group, *, preview: bool = False) -> str:
+    """The `_id` of a position listing's tally (what each of its chunks counts, per calendar
+    group: app/fixture/listings.py), next to its chunks in `listings`."""
+    return f"{_listing_key(node_type, locale, group, preview)}|position|tally"
+
+
+def _listing_key(node_type: str, locale: str, group: Group, preview: bool) -> str:
+    return f"{node_type}|{locale}|{'-' if group is None else group}{'|preview' if preview else ''}"
 
 
 # Materialised feeds (`feeds`, written by app/fixture/feeds.py): the candidates of one feed in date

@@ -56,8 +56,10 @@ LIVE_ID = "live"
 # chunk 0 holds its first LISTING_HEAD entries and records the size of the others (`size`).
 # Layout 10: a source's `no_index` follows its node type's `no_index` field (the head and the
 # `noIndex` filter read it); calendar groups carry `no_index` and listing chunks the positions of
-# the entries not to be indexed (`no_index`), so that `noIndex` is a plain filter.
-LAYOUT = 10
+# the entries not to be indexed (`no_index`), so that `noIndex` is a plain filter. Layout 11:
+# listing chunks of every order carry `positions`, and each position listing has a tally
+# (query_plan.tally_id), so that a range of `node.position` is a plain filter.
+LAYOUT = 11
 
 # The translations per node that the first batch of a read of nodes' sources holds: such a read is
 # one command (the server's default first batch, 101 documents, would ask for more with getMore).

@@ -305,7 +305,7 @@ sources a collection lists (public: the published sources that have a `published
 the order of the `type_id` and `status_id` indexes), and `position` (`node.position` then `_id`,
 ascending: the `position` index order). Each is cut in chunks, the first (chunk 0, which every page
 reads) of {LISTING_HEAD} entries, the others of {LISTING_CHUNK}, held as parallel arrays, `ids`,
-`published_at` and, by position and by date (a second order key), `positions`, with the realms of
+`published_at` and `positions` (a second order key, a range of positions), with the realms of
 the entries that have some (`realms`: `{{at: <position in the chunk>, ids: [...], block: <not
 reachable>}}`, documents, as FerretDB stores no arrays of arrays; a `hide_blocks` realm hides
 blocks), the positions of the entries whose node is not visible (`hidden`: `node.visible`) and of
@@ -333,8 +333,15 @@ reads chunk 0, the chunk its `starts` name, then its sources. Two or three tags,
 each tag's listings and merge them, a source carrying several once; all of them read the pair's or
 the triple's. A page by date filtered by a span of publication dates (`publishedAt[after]`,
 `[archive]`...) starts at the chunk its `starts` name for the span's bound, and counts the months of
-the span's edges from their entries (the months between from the calendars). So such a page costs
-the same few reads whatever the size of the site (docs/performance.md, bounded listed pages). One
+the span's edges from their entries (the months between from the calendars). Each position listing
+also has a tally, `_id` `<type>|<locale>|<group>|position|tally` (`|preview` before `|position` in
+the preview class): per chunk, its first and last entries (`from`, `to`: `position` and `id`) and
+its groups as a calendar month has them (count, first and last `published_at` per realm set,
+visibility, block and noIndex), read with the chunks 0 by a request filtering a range of positions
+(`node.position[gt]=8`, `[between]`...): the chunks wholly inside the range are counted from it, the
+chunks across its bounds (and those holding a source scheduled ahead) from their entries. So such
+a page costs the same few reads whatever the size of the site (docs/performance.md, bounded listed
+pages, ranges of positions). One
 more document, `{{_id: "{LISTED_PARENTS_ID}", ids: [...]}}`, lists the listed parents (none in the
 demo site: its largest parent has 13 children); the site model reads it once per generation, and a
 `node.parent` request for one of them (or for its `node.parent.nodeName`) is plain. Another, `{{_id:
@@ -385,6 +392,7 @@ EXAMPLES: dict[str, list[Any]] = {
         "Article|en|5|0",
         "Article|en|5|id|0",
         "Article|en|5|position|0",
+        "Article|en|5|position|tally",
         "Article|en|tags=1+4|0",
         LISTED_PARENTS_ID,
         TAG_COMBINATIONS_ID,

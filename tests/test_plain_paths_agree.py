@@ -10,7 +10,8 @@ the other), three tags (any of them, all three, any of two and a third, two and 
 one and two left out, three left out), four tags or more (any of them, none of them, two groups, any
 of three and one left out, one and three left out), a listed parent, a translation, the nodes'
 visibility, the sources' noIndex (a `no_index` field on every node type, true on some sources),
-the home node or a few nodes left out, a span of dates, one order key or two; anonymous,
+the home node or a few nodes left out, a span of dates, a range of positions, one order key or
+two; anonymous,
 with a realm password or an editor in preview) is answered at a few moments of now twice: as served,
 and with every plain path turned off (`listings.serves`, and `site_scope` in sources and archives),
 which reads the index. A fuzzer of this shape found listings ordered on finer digits than the stored
@@ -260,6 +261,8 @@ def random_request(rng: random.Random, site: dict[str, Any], parents: list[int])
             moment = rng.choice(_dates(site)) + timedelta(microseconds=rng.choice((0, -500, 500)))
             bound = rng.choice(("after", "before", "strictly_after", "strictly_before"))
             params.append((f"publishedAt[{bound}]", moment.isoformat()))
+    if kind != "archive" and rng.random() < 0.35:  # a range of positions, any order
+        params += _position_range(rng, site)
     size = rng.choice((1, 2, 3, 5, 10, 30))
     if kind == "page":
         params += [("itemsPerPage", str(size)), ("page", str(rng.choice((1, 2, 3, 7))))]
@@ -271,6 +274,24 @@ def random_request(rng: random.Random, site: dict[str, Any], parents: list[int])
     plural = rng.choice(("articles", "nodes_sources"))
     path = f"/api/{plural}/archives" if kind == "archive" else f"/api/{plural}"
     return f"{path}?{urlencode(params)}", headers, kind
+
+
+def _position_range(rng: random.Random, site: dict[str, Any]) -> list[tuple[str, str]]:
+    """`node.position=n`, `[between]=a..b` (at times empty: a > b) or one or two of
+    `[gt|gte|lt|lte]`, around the site's positions."""
+    positions = [node.get("position", 0) for node in site["nodes"]]
+    low, high = min(positions) - 1, max(positions) + 1
+
+    def value() -> int:
+        return rng.choice((rng.randint(low, high), rng.choice(positions)))
+
+    form = rng.choice(("equals", "between", "bounds", "bounds"))
+    if form == "equals":
+        return [("node.position", str(value()))]
+    if form == "between":
+        return [("node.position[between]", f"{value()}..{value()}")]
+    operators = rng.sample(("gt", "gte", "lt", "lte"), rng.choice((1, 2)))
+    return [(f"node.position[{op}]", str(value())) for op in operators]
 
 
 def answer(client, url: str, headers: dict[str, str], kind: str) -> list[Any]:
@@ -320,5 +341,7 @@ def test_plain_requests_answer_as_the_index(random_site, tier):
     requests = len(moments) * REQUESTS_PER_MOMENT[tier]
     assert listed > requests / 5
     assert sum(scope is not None for scope in plain) > requests / 2
+    # some count a range of positions from the tallies (app/listing/listings.py)
+    assert any(scope.span.order == "position" for scope in plain if scope and scope.span)
     if base == "free-demo":  # some counted by groups that have a calendar and no listing
         assert any(not all(map(scope.has_listings, scope.groups)) for scope in plain if scope)

@@ -55,6 +55,8 @@ PLAIN_KEYS = frozenset(
 CLAUSES = "$and"
 # The stored path of the publication date filters (`publishedAt[...]`).
 PUBLISHED_AT = "published_at"
+# The stored path of the position filters (`node.position[...]`).
+POSITION = "node.position"
 
 
 class Role(StrEnum):
@@ -125,19 +127,21 @@ INF = float("inf")
 # `$gte d` keeps (d, any id), so its mark is (d, -inf); `$gt d` drops them: (d, inf).
 _MARKS = {"$gte": ("lower", -INF), "$gt": ("lower", INF), "$lte": ("upper", INF),
           "$lt": ("upper", -INF)}  # fmt: skip
-Mark = tuple[datetime, float]
+Mark = tuple[datetime | int | float, float]
 
 
 @dataclass(frozen=True)
 class Span:
-    """A range of publication dates (`publishedAt[after|before|strictly_...|archive]`), as
-    exclusive bounds on the keys (published_at, _id) of the date listing: a source is in it when
-    `lower < (published_at, _id) < upper` (None: unbounded). Entries in a span are contiguous in
-    the date listing, so a page of them starts at the chunk of a bound (app/listing/listings.py).
-    """
+    """A range of publication dates (`publishedAt[after|before|strictly_...|archive]`) or of
+    node positions (`node.position`, `[between]`, `[gt|gte|lt|lte]`: `order` "position"), as
+    exclusive bounds on the keys of the listing of that order, (published_at, _id) or
+    (position, _id): a source is in it when `lower < key < upper` (None: unbounded). Entries in a
+    span are contiguous in that listing, so a page of them starts at the chunk of a bound
+    (app/listing/listings.py)."""
 
     lower: Mark | None
     upper: Mark | None
+    order: str = "date"
 
 
 # A source left out by id as `read` takes it away: (published_at, realm ids, node visible, a
@@ -430,15 +434,31 @@ def _span(conditions: list[Any]) -> Span | None:
     """The span of conditions on the publication date (all of them hold) made only of bounds
     ($gt, $gte, $lt, $lte on dates, as app.listing.filters.Date builds them: `[archive]` two,
     each other parameter one): the tightest bound on each side; None for any other."""
+    return _bounds(conditions, lambda value: type(value) is datetime and value.tzinfo is not None)
+
+
+def _position_span(conditions: list[Any]) -> Span | None:
+    """The span of conditions on the node position (all of them hold), as
+    app.listing.filters.Range builds them: an integer (`node.position=n`: both bounds), or bounds
+    on integers (`[between]` two, `[gt|gte|lt|lte]` one); None for any other (`node.position[]`:
+    any of several)."""
+    bounded = [{"$gte": c, "$lte": c} if type(c) is int else c for c in conditions]
+    found = _bounds(bounded, lambda value: type(value) is int)
+    return None if found is None else replace(found, order="position")
+
+
+def _bounds(conditions: list[Any], valid: Callable[[Any], bool]) -> Span | None:
+    """The tightest bound on each side of conditions made only of $gt, $gte, $lt, $lte on
+    `valid` values; None for any other."""
     bounds: dict[str, list[Mark]] = {"lower": [], "upper": []}
     for condition in conditions:
         if not isinstance(condition, dict) or not condition or not set(condition) <= set(_MARKS):
             return None
-        for operator, moment in condition.items():
-            if type(moment) is not datetime or moment.tzinfo is None:
+        for operator, value in condition.items():
+            if not valid(value):
                 return None
             side, edge = _MARKS[operator]
-            bounds[side].append((moment, edge))
+            bounds[side].append((value, edge))
     lower, upper = bounds["lower"], bounds["upper"]
     return Span(max(lower) if lower else None, min(upper) if upper else None)
 
@@ -475,7 +495,8 @@ def plain_scope(
     home node's sources, which `node.home=false` leaves out; `sources_of`: the sources of nodes,
     read when `not[node.id]` leaves them out: both Scope.left, with
     app.membership.MEMBERSHIP_FIELDS at least); None when it filters on anything else. With
-    `dated`, a range of publication dates is plain too (the scope's `span`)."""
+    `dated`, a range of publication dates or one of node positions is plain too (the scope's
+    `span`; not both, nor a range of positions with nodes left out by id)."""
     rest = dict(query)
     home = rest.pop(HOME, None)
     if HOME in query and home is not False:  # `node.home=true`: the home node by id (sources)
@@ -488,22 +509,30 @@ def plain_scope(
     if not isinstance(clauses, list) or (CLAUSES in query and not clauses):
         return None
     others = []
-    # the date conditions, one per `publishedAt[...]` (from the second on, clauses of `$and`)
-    dates = [rest.pop(PUBLISHED_AT)] if dated and PUBLISHED_AT in rest else []
-    for clause in clauses:  # the tag clauses (a tag path repeated, `tagGroup[]`), dates, the rest
-        if isinstance(clause, dict) and len(clause) == 1 and next(iter(clause)) in TAG_PATHS:
+    # the date and position conditions, one per `publishedAt[...]` or `node.position[...]` (from
+    # the second on, clauses of `$and`)
+    ranged = (PUBLISHED_AT, POSITION) if dated else ()
+    ranges: dict[str, list[Any]] = {path: [rest.pop(path)] if path in rest else []
+                                    for path in ranged}  # fmt: skip
+    for clause in clauses:  # the tag clauses (a tag path repeated, `tagGroup[]`), ranges, the rest
+        single = isinstance(clause, dict) and len(clause) == 1
+        if single and next(iter(clause)) in TAG_PATHS:
             conditions.extend(clause.items())
-        elif dated and isinstance(clause, dict) and set(clause) == {PUBLISHED_AT}:
-            dates.append(clause[PUBLISHED_AT])
+        elif single and next(iter(clause)) in ranges:
+            path, condition = next(iter(clause.items()))
+            ranges[path].append(condition)
         else:
             others.append(clause)
     hiding = _hiding(others) if others else frozenset()
-    span = _span(dates) if dates else None
+    dates, positions = ranges.get(PUBLISHED_AT, []), ranges.get(POSITION, [])
+    if dates and positions:  # one span at a time: the other reads the index
+        return None
+    span = _span(dates) if dates else _position_span(positions) if positions else None
     parent = rest.pop(PARENT, None)
     tags = fold(conditions, tag_ids)
     if hiding is None or tags is None or not set(rest) <= PLAIN_KEYS or "locale" not in rest:
         return None
-    if (dates and span is None) or (
+    if ((dates or positions) and span is None) or (
         PARENT in query and (type(parent) is not int or parent not in parents)
     ):
         return None
@@ -537,6 +566,14 @@ def plain_scope(
     if (
         scope.combined > counted_together(combinations, counted)
         or scope.walks_combined > combinations
+    ):
+        return None
+    # a range of positions is counted from the tallies of its groups' position listings, which
+    # a group with a calendar only has not, and which count no source left out by id
+    if positions and (
+        not all(scope.has_listings(role) for role in scope.groups if role.sign)
+        or HOME in query
+        or left_nodes
     ):
         return None
     left_out = [] if scope.void else [*(homes if HOME in query else ()),

@@ -36,7 +36,7 @@ from app.listing.params import Page
 from app.listing.tag_conditions import TagSet
 from app.membership import Listing
 from app.publication import Visibility
-from app.query_plan import LISTING_ORDERS, UNDATED, listing_id, month_span
+from app.query_plan import LISTING_ORDERS, UNDATED, listing_id, month_span, tally_id
 from app.store import Generation
 
 # (published_at, source id, realm ids, node position: in the position order only, else None,
@@ -76,6 +76,7 @@ DATE = Order(
 DEFAULT = Order("id", key=lambda e: e[1], mark=lambda after: after[1])
 POSITION = Order("position", key=lambda e: (e[3], e[1]), mark=lambda after: after, runs=(3, 0))
 BY_FIELD = {"published_at": DATE, "node.position": POSITION}
+BY_NAME = {order.name: order for order in (DATE, DEFAULT, POSITION)}
 
 
 def serves(sort: list[tuple[str, int]]) -> Order | None:
@@ -110,12 +111,17 @@ def page(
     calendar only (Scope.has_listings), the first chunks of a listed subset of its tags
     (Scope.listed_within), whose sources still to come are read by `_id` to keep those that
     carry all its tags (one read more, of those few). A scope with a span
-    of dates (in any order) is counted by `_span_total`."""
+    of dates (in any order) is counted by `_span_total`, one of positions by `_position_total`
+    (with no calendar: the tallies come with the first chunks, in one read)."""
     if scope.void:
         return [], 0
     heads = _first_read(scope, visibility, order)
-    dated = _heads(scope, visibility, DATE, counting=True)
     chunks: dict[str, dict[str, Any] | None] = {}
+    if _spanned(scope) is POSITION:
+        _read_missing(generation, chunks, [*heads, *_tallies(scope, visibility)])
+        total = _position_total(generation, scope, visibility, chunks)
+        return _page(generation, scope, visibility, chunks, page_, order, descending, total)
+    dated = _heads(scope, visibility, DATE, counting=True)
     found = calendar.read(generation, scope, visibility)
     to_come = scope.span is None and calendar.to_come(found, scope, visibility)
     _read_missing(generation, chunks, [*heads, *(dated if to_come else [])])
@@ -142,6 +148,20 @@ def page(
         total = _span_total(generation, found, scope, visibility, chunks)
     else:
         total = calendar.total(found, scope, visibility, scheduled)
+    return _page(generation, scope, visibility, chunks, page_, order, descending, total)
+
+
+def _page(
+    generation: Generation,
+    scope: Scope,
+    visibility: Visibility,
+    chunks: dict[str, dict[str, Any] | None],
+    page_: Page,
+    order: Order,
+    descending: bool,
+    total: int,
+) -> tuple[list[dict[str, Any]], int]:
+    """The page's sources (none past the total), read by `_id` in order, and the total."""
     if page_.skip >= total or page_.size == 0:
         return [], total
     kept = _ordered(generation, scope, visibility, chunks, order, descending,
@@ -209,12 +229,18 @@ Bound = Any  # a mark in an order's key space (Order.key), exclusive
 
 
 def _first_read(scope: Scope, visibility: Visibility, order: Order) -> list[str]:
-    """The chunks 0 a page reads first, in one read: its order's listings', and, for a span of
-    dates in another order, the date listings' too, where the span lies (`_ordered`)."""
+    """The chunks 0 a page reads first, in one read: its order's listings', and, for a span in
+    another order, its order's listings' too, where the span lies (`_ordered`)."""
     heads = _heads(scope, visibility, order)
-    if scope.span is not None and order.name != DATE.name:
-        heads += _heads(scope, visibility, DATE)
+    spanned = _spanned(scope)
+    if spanned is not None and spanned.name != order.name:
+        heads += _heads(scope, visibility, spanned)
     return heads
+
+
+def _spanned(scope: Scope) -> Order | None:
+    """The order of the listing in which a scope's span is contiguous (None: no span)."""
+    return None if scope.span is None else BY_NAME[scope.span.order]
 
 
 def _ordered(
@@ -228,24 +254,27 @@ def _ordered(
     after: tuple[Any, int] | None = None,
 ) -> Iterator[Entry]:
     """The entries a request lists (`_kept`), in its order, after a cursor's `after`, of which it
-    takes the first `needed`: walked in that order's listings. A span of dates in another order
-    (by position, the default order) is walked there too, keeping the span's entries, as far as
-    the chunks that would hold `needed` entries reach (`_span_walked`); when they hold fewer of
-    the span's, its entries in the date listing are read whole (its chunks in one read) and
-    sorted. So the reads are the page's chunks, plus the span's when those do not hold the page
-    (a narrow span, or one whose sources come late in the order). A second order key
-    (Order.then) sorts the runs of the first's values (`_runs_sorted`)."""
-    if scope.span is None or order.name == DATE.name:
+    takes the first `needed`: walked in that order's listings. A span in another order (of
+    dates by position or in the default order, of positions by date or in the default order) is
+    walked there too, keeping the span's entries, as far as the chunks that would hold `needed`
+    entries reach (`_span_walked`); when they hold fewer of the span's, its entries in its own
+    order's listing are read whole (its chunks in one read) and sorted. So the reads are the
+    page's chunks, plus the span's when those do not hold the page (a narrow span, or one whose
+    sources come late in the order). A second order key (Order.then) sorts the runs of the
+    first's values (`_runs_sorted`)."""
+    spanned = _spanned(scope)
+    if spanned is None or order.name == spanned.name:
         start, stop = _window(scope, visibility, order, descending, after)
         kept = _kept(generation, scope, visibility, chunks, order, descending, start, stop, needed)
         return kept if order.then is None else _runs_sorted(kept, order)
     walked = _span_walked(generation, scope, visibility, chunks, order, descending, needed, after)
     if walked is not None:
         return iter(walked)
-    start, stop = _window(scope, visibility, DATE, True)
-    numbers = _chunk_numbers(scope, visibility, chunks, DATE, True, start, stop)
-    _read_missing(generation, chunks, _firsts(numbers, DATE, reach=None))
-    span = _kept(generation, scope, visibility, chunks, DATE, True, start, stop)
+    stored = spanned.stored_descending
+    start, stop = _window(scope, visibility, spanned, stored)
+    numbers = _chunk_numbers(scope, visibility, chunks, spanned, stored, start, stop)
+    _read_missing(generation, chunks, _firsts(numbers, spanned, reach=None))
+    span = _kept(generation, scope, visibility, chunks, spanned, stored, start, stop)
     kept = iter(sorted(span, key=order.key, reverse=descending))
     if after is not None:
         mark = order.mark(after)
@@ -265,7 +294,7 @@ def _span_walked(
     needed: int,
     after: tuple[Any, int] | None,
 ) -> list[Entry] | None:
-    """The first `needed` entries of a span of dates in `order` (not the date order), walked in
+    """The first `needed` entries of a span in `order` (not the span's own), walked in
     that order's listings up to the end of the chunks that would hold `needed` entries from
     where the walk starts, and kept when in the span; when that reach holds fewer and a listing
     goes on, walked again as far as a whole chunk's entries at least (a head holds fewer), its
@@ -277,7 +306,9 @@ def _span_walked(
     start, stop = _window(whole, visibility, order, descending, after)
     numbers = _chunk_numbers(whole, visibility, chunks, order, descending, start, stop)
     forward = order.forward(descending)
-    lower, upper = _window(scope, visibility, DATE, False)
+    spanned = _spanned(scope)
+    assert spanned is not None
+    lower, upper = _window(scope, visibility, spanned, False)
 
     def walked(reach: int) -> tuple[list[Entry], bool]:
         """The span's entries in `reach` chunks of each listing (read in one read), and whether
@@ -294,9 +325,7 @@ def _span_walked(
             mark = _beyond(max(ends) if descending else min(ends), descending)
             last = mark if stop is None else (max if descending else min)(stop, mark)
         kept = _kept(generation, whole, visibility, chunks, order, descending, start, last)
-        in_span = [
-            e for e in kept if (lower is None or e[:2] > lower) and (upper is None or e[:2] < upper)
-        ]
+        in_span = [e for e in kept if _between(spanned.key(e), lower, upper)]
         return in_span, bool(ends)
 
     reach = _reach(chunks, numbers, order, needed, backwards=not forward)
@@ -347,10 +376,12 @@ def _window(
     after: tuple[Any, int] | None = None,
 ) -> tuple[Bound | None, Bound | None]:
     """Where a request's entries start and stop in reading order, both excluded (None: the end
-    of the listing): its span of dates (which no undated source is in), now (in the date order
-    the rest is to come, outside preview) and the cursor's `after`."""
-    lower, upper = (scope.span.lower, scope.span.upper) if scope.span else (None, None)
-    if scope.span is not None:
+    of the listing): its span, in the span's own order (a span of dates, which no undated source
+    is in, by date; one of positions by position), now (in the date order the rest is to come,
+    outside preview) and the cursor's `after`."""
+    span = scope.span if scope.span is not None and scope.span.order == order.name else None
+    lower, upper = (span.lower, span.upper) if span else (None, None)
+    if span is not None and order.name == DATE.name:
         lower = max(lower or (UNDATED, INF), (UNDATED, INF))
     if order.name == DATE.name and not visibility.preview:
         upper = _least(upper, (visibility.now, INF))
@@ -361,6 +392,11 @@ def _window(
         else:
             lower = mark if lower is None else max(lower, mark)
     return (upper, lower) if descending else (lower, upper)
+
+
+def _between(key: Any, lower: Bound | None, upper: Bound | None) -> bool:
+    """Whether a key lies strictly between two marks (None: unbounded)."""
+    return (lower is None or key > lower) and (upper is None or key < upper)
 
 
 def _least(bound: Bound | None, other: Bound) -> Bound:
@@ -394,6 +430,64 @@ def _span_total(
         stop = least if lower is None else max(lower, least)
         counted += sum(1 for _ in _kept(generation, scope, visibility, chunks, DATE, True,
                                         start, stop))  # fmt: skip
+    return counted
+
+
+def _tallies(scope: Scope, visibility: Visibility) -> list[str]:
+    """The `_id` of the tally of each position listing a range of positions counts: those of
+    the scope's groups that count (Role.sign), each once."""
+    keys = [key for role in scope.groups if role.sign for key in _keys(scope, visibility, role)]
+    return list(dict.fromkeys(_tally_id(key) for key in keys))
+
+
+def _position_total(
+    generation: Generation,
+    scope: Scope,
+    visibility: Visibility,
+    chunks: dict[str, dict[str, Any] | None],
+) -> int:
+    """The sources of a span of positions the request may see, from the tallies of its groups'
+    position listings (in `chunks`), combined by sign (Role.sign) as the calendars are: a chunk
+    wholly inside the span whose allowed groups hold nothing still to come (their last
+    published_at is past; any, in preview) is counted from its tally, one wholly outside not at
+    all, and the others (at most the two across the span's bounds, and those holding a source
+    scheduled ahead) from their entries, read in one read. So the reads are the tallies and the
+    chunks of the span's edges, not the span."""
+    lower, upper = _window(scope, visibility, POSITION, descending=False)
+    counted = 0
+    across: list[tuple[int, Key, int]] = []  # (sign, listing, chunk number) counted from entries
+    for role in scope.groups:
+        for key in _keys(scope, visibility, role) if role.sign else ():
+            tally = chunks.get(_tally_id(key))
+            for number, chunk in enumerate(tally["chunks"] if tally else ()):
+                allowed = [g for g in chunk["groups"] if scope.allows(g)]
+                first = (chunk["from"]["position"], chunk["from"]["id"])
+                last = (chunk["to"]["position"], chunk["to"]["id"])
+                if (
+                    not allowed
+                    or (lower is not None and last <= lower)
+                    or (upper is not None and first >= upper)
+                ):
+                    continue
+                inside = (lower is None or first > lower) and (upper is None or last < upper)
+                ahead = not visibility.preview and any(
+                    g["last"] > visibility.now for g in allowed if "last" in g
+                )
+                if inside and not ahead:
+                    counted += role.sign * sum(g["count"] for g in allowed)
+                else:
+                    across.append((role.sign, key, number))
+    _read_missing(generation, chunks,
+                  [_chunk_id(key, number, POSITION.name) for _, key, number in across])  # fmt: skip
+    for sign, key, number in across:
+        entries = _entries(generation, chunks, key, [number], POSITION.name, forward=True)
+        counted += sign * sum(
+            1
+            for e in entries
+            if _between(POSITION.key(e), lower, upper)
+            and (visibility.preview or e[0] <= visibility.now)
+            and scope.keeps(e[1], e[2], e[4], e[5], e[6])
+        )
     return counted
 
 
@@ -540,6 +634,11 @@ def _keys(scope: Scope, visibility: Visibility, role: Role | TagSet) -> list[Key
 def _chunk_id(key: Key, number: int, order: str) -> str:
     node_type, locale, group, preview = key
     return listing_id(node_type, locale, group, number, order, preview=preview)
+
+
+def _tally_id(key: Key) -> str:
+    node_type, locale, group, preview = key
+    return tally_id(node_type, locale, group, preview=preview)
 
 
 def _heads(
