@@ -13,7 +13,8 @@ out by id (`node.home=false`: the home node, whose sources the site model holds;
 whose sources it reads, with the fields that tell which listings hold each: `Scope.left`) and at
 most one parent by
 equality (`node.parent`) among the site's listed parents (those with more than PARENT_LISTED
-children; fewer are read along the `parent_*` indexes, a bounded range). Any other filter is
+children; fewer are read along the `parent_*` indexes, a bounded range), and, for a page, a span
+of publication dates or a range of positions (Span). Any other filter is
 answered by the indexed queries, whose cost follows the number of matches (docs/performance.md).
 """
 

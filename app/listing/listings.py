@@ -17,9 +17,12 @@ read the first key's listing and sort the runs of its values by the second (`_ru
 date, a span of publication dates (calendar.Span) starts at the chunk of its bound and is counted
 from the calendar but for the months of its edges, which are counted from their entries; in another
 order, it is walked in that order's listings as far as the page's chunks, else read whole from the
-date listing and sorted (`_ordered`). The sources of the nodes a scope leaves out by id (Scope.left:
-`node.home=false`, `not[node.id]`) are dropped from its entries (a page reads that many entries
-more), and those it lists are taken away from its calendar (calendar.read).
+date listing and sorted (`_ordered`). A range of positions is the same in the position listing,
+and is counted from the tallies of its position listings but for the chunks across its bounds,
+which are counted from their entries (`_position_total`). The sources of the nodes a scope leaves
+out by id (Scope.left: `node.home=false`, `not[node.id]`) are dropped from its entries (a page
+reads that many entries more), and those it lists are taken away from its calendar
+(calendar.read).
 """
 
 from __future__ import annotations
