@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import math
 import re
 from datetime import datetime
 from typing import Any
@@ -50,10 +51,16 @@ def decode(token: str, field: str) -> tuple[Any, int] | None:
             if value.tzinfo is None or stored_moment(value) != value:  # never issued
                 raise ValueError(value)
             value = stored_moment(value)
-        elif field == "node.position" and type(value) is not int:
+        elif field == "node.position" and not _position(value):  # positions may be decimals
             raise ValueError(value)
         elif field == "_id" and value != last_id:  # the default order: the value is the id
             raise ValueError(value)
     except (ValueError, TypeError, OverflowError, binascii.Error, UnicodeDecodeError):
         raise BadRequest(MESSAGE) from None
     return value, last_id
+
+
+def _position(value: Any) -> bool:
+    """Whether a cursor's value is a node position: an integer or a finite decimal (the fixture
+    allows both), never a boolean, NaN or an infinity."""
+    return type(value) is int or (type(value) is float and math.isfinite(value))

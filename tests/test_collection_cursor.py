@@ -154,3 +154,27 @@ def test_an_empty_cursor_page_has_no_next_page(client, order):
     assert response.status_code == 200
     assert response.json["hydra:member"] == []
     assert "hydra:next" not in response.json["hydra:view"]
+
+
+def test_a_cursor_walk_by_position_takes_decimal_positions(make_app):
+    """Positions may be decimals (the fixture takes any number): a `hydra:next` after a member at
+    2.5 is followed, and the walk lists what one page lists (it was a 400 at the second page)."""
+    site = demo_site()
+    articles = [n for n in site["nodes"] if n["type"] == "Article"]
+    for number, article in enumerate(articles):
+        article["position"] = number + (0.5 if number % 2 else 0.25)
+    client = make_app(site).test_client()
+    for order in ("&order[node.position]=asc", "&order[node.position]=desc"):
+        everything = client.get(f"/api/articles?itemsPerPage=50&_locale=en{order}")
+        expected = [m["@id"] for m in everything.json["hydra:member"]]
+        members, pages = walk(client, f"/api/articles?cursor=&itemsPerPage=2&_locale=en{order}", {})
+        assert members == expected and len(expected) > 3 and pages == -(-len(expected) // 2)
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf"), True, "3", None, [3]])
+def test_a_position_cursor_is_a_finite_number(client, value):
+    response = client.get(
+        f"/api/articles?order[node.position]=asc&cursor={token(['node.position', value, 2001])}"
+    )
+    assert response.status_code == 400
+    assert problem_detail(response) == MESSAGE
