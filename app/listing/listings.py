@@ -42,8 +42,8 @@ from app.publication import Visibility
 from app.query_plan import LISTING_ORDERS, UNDATED, listing_id, month_span, tally_id
 from app.store import Generation
 
-# (published_at, source id, realm ids, node position: in the position order only, else None,
-# node visible, a block in a realm, not to be indexed: Scope.admits)
+# (published_at, source id, realm ids, node position, node visible, a block in a realm, not to be
+# indexed: Scope.admits)
 Entry = tuple[Any, int, list[int], int | None, bool, bool, bool]
 
 
@@ -459,8 +459,8 @@ def _position_total(
     lower, upper = _window(scope, visibility, POSITION, descending=False)
     counted = 0
     across: list[tuple[int, Key, int]] = []  # (sign, listing, chunk number) counted from entries
-    for role in scope.groups:
-        for key in _keys(scope, visibility, role) if role.sign else ():
+    for role in [role for role in scope.groups if role.sign]:  # not those only walked
+        for key in _keys(scope, visibility, role):
             tally = chunks.get(_tally_id(key))
             for number, chunk in enumerate(tally["chunks"] if tally else ()):
                 allowed = [g for g in chunk["groups"] if scope.allows(g)]
