@@ -505,7 +505,8 @@ class Generation:
     def memberships_of_nodes(self, node_ids: list[int]) -> list[dict[str, Any]]:
         """Every source of these nodes (any status), with only the fields that tell which
         listings hold it (app.membership.MEMBERSHIP_FIELDS): what a plain collection leaving the
-        nodes out (`not[node.id]`) takes away from its calendar (app.listing.listings)."""
+        nodes out (`not[node.id]`) takes away from its calendar or its tallies
+        (app.listing.listings)."""
         query = {"node_id": {"$in": node_ids}}
         projection = dict.fromkeys(MEMBERSHIP_FIELDS, True)
         batch = _nodes_batch(node_ids)

@@ -833,6 +833,55 @@ def test_a_range_of_positions_reads_the_chunks_of_its_bounds_not_those_between(
     assert len(read_ids - edges) <= 6, asked
 
 
+def test_a_range_of_positions_takes_the_nodes_left_out_by_id_from_its_tallies(
+    make_app, monkeypatch
+):
+    """Listings of 10 entries per chunk on the generated site of 200 sources: nodes left out by
+    id (`not[node.id]`, `node.home=false`) inside chunks that the tally counts are taken away
+    from its counts, known from their own fields: the total is the index's, the range less the
+    English sources of those nodes in it (a node outside the range or a draft takes nothing
+    away), its pages are the index's, and its total reads the same chunks as without them."""
+    monkeypatch.setattr(materialised, "LISTING_HEAD", 10)
+    monkeypatch.setattr(materialised, "LISTING_CHUNK", 10)
+    site = generate(sources=200, blocks=30, depth=3, menu=60, seed=1)
+    articles = sorted((n for n in site["nodes"] if n["type"] == "Article"),
+                      key=lambda n: n["position"])  # fmt: skip
+    draft = articles[len(articles) // 2 + 1]
+    draft["status"] = "draft"
+    app = make_app(site, RESPONSE_CACHE=False)
+    client = app.test_client()
+    with app.app_context():
+        generation = get_store().generation(get_store().live()["version"])
+    tally = generation.listing_chunks([tally_id("Article", "en", None)])
+    chunks = tally[tally_id("Article", "en", None)]["chunks"]
+    low, high = chunks[1]["from"]["position"] + 1, chunks[-2]["to"]["position"] - 1
+    inside = [n for n in articles[len(articles) // 4 :: 7]
+              if low < n["position"] < high and n is not draft][:4]  # fmt: skip
+    outside = [n for n in articles if n["position"] <= low][:1]
+    assert len(inside) == 4 and len(outside) == 1 and low < draft["position"] < high
+    url = (f"/api/articles?_locale=en&node.position[gt]={low}&node.position[lt]={high}"
+           "&order[node.position]=asc&itemsPerPage=5")  # fmt: skip
+    left = "".join(f"&not[node.id][]={n['id']}" for n in [*inside, *outside, draft])
+    leaving = f"{url}&node.home=false{left}"
+    asked: list[list[str]] = []
+    read = type(generation).listing_chunks
+    monkeypatch.setattr(type(generation), "listing_chunks",
+                        lambda self, ids: asked.append(list(ids)) or read(self, ids))  # fmt: skip
+    whole = client.get(url).json
+    reads, asked[:] = list(asked), []
+    body = client.get(leaving).json
+    # the total reads what it reads without them; the page, as many entries more up front
+    assert len(reads) == 2 and asked[:2] == reads and len(asked) <= 3, (asked, reads)
+    english = sum(1 for n in inside if "en" in n["sources"])
+    assert english >= 3 and body["hydra:totalItems"] == whole["hydra:totalItems"] - english
+    for page in (1, 2, 5):
+        served = client.get(f"{leaving}&page={page}").json
+        with pytest.MonkeyPatch.context() as patch:
+            on_the_index(patch)
+            assert client.get(f"{leaving}&page={page}").json == served, page
+    assert served["hydra:member"] and body == client.get(f"{leaving}&page=1").json
+
+
 def test_a_listing_has_a_short_head_and_a_page_reads_the_chunks_that_hold_it_in_one_read(
     generated, monkeypatch
 ):
@@ -1086,8 +1135,8 @@ def test_a_span_is_plain_when_asked_for_and_made_of_bounds_on_dates():
 def test_a_range_of_positions_is_plain_when_asked_for_and_made_of_bounds_on_integers():
     """`node.position=n` is both bounds, `[between]` two, `[gt|gte|lt|lte]` one each (from the
     second on, clauses of `$and`): the tightest bound on each side, as marks on (position, _id);
-    any of several positions, a value that is not an integer, a span of dates too, or nodes left
-    out by id are not plain."""
+    any of several positions, a value that is not an integer, or a span of dates too are not
+    plain; nodes left out by id are (Scope.left, with their positions)."""
     query = plain_query("Article", "en", ("node.tag_slugs", "news"), [DENY])
     inf = calendar.INF
 
@@ -1111,7 +1160,13 @@ def test_a_range_of_positions_is_plain_when_asked_for_and_made_of_bounds_on_inte
     both = {**query, "node.position": 7, "published_at": {"$gte": day}}
     assert calendar.plain_scope(both, TAG_IDS, dated=True) is None
     left = {**query, "node.position": 7, "node.home": False}
-    assert calendar.plain_scope(left, TAG_IDS, dated=True) is None
+    of_node = {"status": "published", "tag_ids": [], "parent": None, "realm_ids": [],
+               "visible": True, "position": 3}  # fmt: skip
+    home = {"_id": 1, "locale": "en", "type": "Page", "published_at": day, "reachable": True,
+            "no_index": False, "node": of_node}  # fmt: skip
+    scope = calendar.plain_scope(left, TAG_IDS, dated=True, homes=[home])
+    assert scope is not None and scope.span == span(7)
+    assert [(found.source_id, found.position) for found in scope.left] == [(1, 3)]
 
 
 @pytest.mark.parametrize(

@@ -152,8 +152,9 @@ Found = tuple[datetime | None, list[int], bool, bool, bool]
 
 class LeftOut(NamedTuple):
     """A source of a node left out by id (`node.home=false`, `not[node.id]`): its `_id`, its
-    translation, the listings and calendars that hold it (app.membership.listings_of) and how
-    a calendar counts it (`found`)."""
+    translation, the listings and calendars that hold it (app.membership.listings_of), how
+    a calendar counts it (`found`) and its node's position (where a position listing holds it:
+    a range of positions takes it away from the tally of its chunk, app/listing/listings.py)."""
 
     source_id: int
     locale: str
@@ -163,6 +164,7 @@ class LeftOut(NamedTuple):
     visible: bool
     block: bool
     no_index: bool
+    position: float
 
     @classmethod
     def of(cls, source: dict[str, Any], parents: frozenset[int], largest: int) -> LeftOut:
@@ -170,7 +172,7 @@ class LeftOut(NamedTuple):
         parents; `largest`: its tag combinations)."""
         listings = listings_of(source, parents, largest=largest)
         return cls(source["_id"], source["locale"], listings, source.get("published_at"),
-                   *calendar_group(source))  # fmt: skip
+                   *calendar_group(source), position=source["node"]["position"])  # fmt: skip
 
     @property
     def found(self) -> Found:
@@ -497,7 +499,7 @@ def plain_scope(
     read when `not[node.id]` leaves them out: both Scope.left, with
     app.membership.MEMBERSHIP_FIELDS at least); None when it filters on anything else. With
     `dated`, a range of publication dates or one of node positions is plain too (the scope's
-    `span`; not both, nor a range of positions with nodes left out by id)."""
+    `span`; not both)."""
     rest = dict(query)
     home = rest.pop(HOME, None)
     if HOME in query and home is not False:  # `node.home=true`: the home node by id (sources)
@@ -570,12 +572,8 @@ def plain_scope(
     ):
         return None
     # a range of positions is counted from the tallies of its groups' position listings, which
-    # a group with a calendar only has not, and which count no source left out by id
-    if positions and (
-        not all(scope.has_listings(role) for role in scope.groups if role.sign)
-        or HOME in query
-        or left_nodes
-    ):
+    # a group with a calendar only has not
+    if positions and not all(scope.has_listings(role) for role in scope.groups if role.sign):
         return None
     left_out = [] if scope.void else [*(homes if HOME in query else ()),
                                       *(sources_of(left_nodes) if left_nodes else ())]  # fmt: skip

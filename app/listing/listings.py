@@ -31,6 +31,7 @@ import heapq
 import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from app.listing import calendar
@@ -452,10 +453,11 @@ def _position_total(
     """The sources of a span of positions the request may see, from the tallies of its groups'
     position listings (in `chunks`), combined by sign (Role.sign) as the calendars are: a chunk
     wholly inside the span whose allowed groups hold nothing still to come (their last
-    published_at is past; any, in preview) is counted from its tally, one wholly outside not at
-    all, and the others (at most the two across the span's bounds, and those holding a source
-    scheduled ahead) from their entries, read in one read. So the reads are the tallies and the
-    chunks of the span's edges, not the span."""
+    published_at is past; any, in preview) is counted from its tally, less the sources left out
+    by id that it holds (`_left_between`), one wholly outside not at all, and the others (at most
+    the two across the span's bounds, and those holding a source scheduled ahead) from their
+    entries, read in one read. So the reads are the tallies and the chunks of the span's edges,
+    not the span."""
     lower, upper = _window(scope, visibility, POSITION, descending=False)
     counted = 0
     across: list[tuple[int, Key, int]] = []  # (sign, listing, chunk number) counted from entries
@@ -477,7 +479,8 @@ def _position_total(
                     g["last"] > visibility.now for g in allowed if "last" in g
                 )
                 if inside and not ahead:
-                    counted += role.sign * sum(g["count"] for g in allowed)
+                    left = _left_between(scope, visibility, key, first, last)
+                    counted += role.sign * (sum(g["count"] for g in allowed) - left)
                 else:
                     across.append((role.sign, key, number))
     _read_missing(generation, chunks,
@@ -492,6 +495,25 @@ def _position_total(
             and scope.keeps(e[1], e[2], e[4], e[5], e[6])
         )
     return counted
+
+
+def _left_between(scope: Scope, visibility: Visibility, key: Key, first: Bound, last: Bound) -> int:
+    """The sources left out by id (Scope.left) that a chunk of a position listing counts in its
+    tally: held by the listing, between the chunk's first and last entries (position, `_id`),
+    published (any, in preview) and in a group the request lists (Scope.admits); known from
+    their own fields, with no read."""
+    return sum(
+        1
+        for source in scope.left
+        if key in source.listings
+        and first <= (source.position, source.source_id) <= last
+        and (visibility.preview or _published(source.published_at, visibility.now))
+        and scope.admits(list(source.realm_ids), source.visible, source.block, source.no_index)
+    )
+
+
+def _published(moment: datetime | None, now: datetime) -> bool:
+    return moment is not None and moment <= now
 
 
 def _side(group: dict[str, Any], lower: Bound | None, upper: Bound | None) -> int:
