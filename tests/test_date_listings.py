@@ -757,6 +757,12 @@ POSITION_RANGES = [
     "/api/articles?_locale=en&node.position[between]=20..60&order[publishedAt]=desc&itemsPerPage=5",
     "/api/articles?node.nodesTags.tag.tagName=news&node.position[lt]=150&itemsPerPage=15",
     "/api/articles?node.position=7",
+    # any of several positions (one range each): by position, by date, with the other bounds
+    "/api/articles?_locale=en&node.position[]=3&node.position[]=9&node.position[]=20"
+    "&order[node.position]=desc&itemsPerPage=2&page=2",
+    "/api/articles?"
+    + "&".join(f"node.position[]={p}" for p in range(1, 60, 3))
+    + "&node.position[lt]=40&order[publishedAt]=desc&itemsPerPage=5",
 ]
 
 
@@ -768,7 +774,9 @@ def test_a_range_of_positions_costs_the_same_reads_on_a_site_five_times_larger(g
     hold them, the page's sources. At 1,000 sources the listings have more than one chunk, so a
     descending page starts at the last one, and a narrow range in the default order walks a
     second chunk of the `id` listing before reading its own entries from the position listing
-    (chunk 0: one read more each; as for a span of dates, `_span_walked`)."""
+    (chunk 0: one read more each; as for a span of dates, `_span_walked`). Any of several
+    positions costs what one range costs: each range's chunks across bounds, and its start's,
+    come in the same reads."""
     counts, totals = {}, {}
     for size, app in generated.items():
         client, store = app.test_client(), app.extensions["cms.store"]
@@ -780,7 +788,7 @@ def test_a_range_of_positions_costs_the_same_reads_on_a_site_five_times_larger(g
             on_the_index(patch)
             for url, (body, _) in zip(POSITION_RANGES, results, strict=True):
                 assert client.get(url).json == body, (size, url)
-    assert counts == {200: [3, 3, 3, 3, 3], 1000: [3, 4, 3, 3, 4]}
+    assert counts == {200: [3, 3, 3, 3, 3, 3, 3], 1000: [3, 4, 3, 3, 4, 3, 4]}
     assert all(total > 0 for total in totals[200]) and totals[1000][0] > totals[200][0]
 
 
@@ -910,6 +918,54 @@ def test_a_range_of_positions_takes_the_nodes_left_out_by_id_from_its_tallies(
             on_the_index(patch)
             assert client.get(f"{ranged}{out}{preview}", headers=headers).json == served, ranged
     assert less > 20
+
+
+def test_any_of_several_positions_answers_as_the_index_in_every_order(make_app, monkeypatch):
+    """`node.position[]` is any of several ranges of positions (one per position, within the
+    other bounds): its total counts each from the tallies, their chunks across bounds in one
+    read; its pages walk each (by position, one after the other; in another order, each as a
+    span is, sorted together). On the generated site of 200 sources (half its articles sharing
+    three dates) with listings of 10 entries per chunk, random sets of positions (with bounds,
+    nodes left out, public or in preview), in every order, by page number and by cursor, answer
+    as the index does."""
+    monkeypatch.setattr(materialised, "LISTING_HEAD", 10)
+    monkeypatch.setattr(materialised, "LISTING_CHUNK", 10)
+    site = generate(sources=200, blocks=30, depth=3, menu=60, seed=1)
+    articles = [n for n in site["nodes"] if n["type"] == "Article"]
+    for number, article in enumerate(articles[::2]):  # runs of one date, across positions
+        for source in article["sources"].values():
+            source["published_at"] = f"2024-0{1 + number % 3}-01T00:00:00+00:00"
+    app = make_app(site, RESPONSE_CACHE=False)
+    client = app.test_client()
+    positions = sorted({n["position"] for n in articles})
+    orders = ["order[node.position]=asc", "order[node.position]=desc", "order[publishedAt]=desc",
+              "order[publishedAt]=asc", "",
+              "order[node.position]=desc&order[publishedAt]=asc",
+              "order[publishedAt]=desc&order[node.position]=desc"]  # fmt: skip
+    rng, plain = random.Random(11), []
+    for _ in range(40):
+        values = rng.sample(positions, rng.choice((2, 3, 5, 12)))
+        url = "/api/articles?itemsPerPage=4&" + "&".join(f"node.position[]={v}" for v in values)
+        url += "&" + rng.choice(orders)
+        if rng.random() < 0.3:
+            url += f"&node.position[gte]={rng.choice(positions)}"
+        if rng.random() < 0.3:
+            url += "".join(f"&not[node.id][]={n['id']}" for n in rng.sample(articles, 5))
+        if rng.random() < 0.5:
+            url += "&_locale=" + rng.choice(("en", "fr"))
+        headers, preview = rng.choice((({}, ""), (EDITOR, "&_preview=1")))
+        url += preview
+        cursor = rng.random() < 0.3 and url.count("order[") <= 1  # a cursor follows one key
+        pages = [f"{url}&cursor="] if cursor else [f"{url}&page={n}" for n in (1, 2, 4)]
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(sources, "site_scope", lambda *a, _f=sources.site_scope, **k: (
+                plain.append(_f(*a, **k)) or plain[-1]))  # fmt: skip
+            served = [walked(client, page, headers) for page in pages]
+        with pytest.MonkeyPatch.context() as patch:
+            on_the_index(patch)
+            expected = [walked(client, page, headers) for page in pages]
+        assert served == expected, url
+    assert sum(1 for scope in plain if scope is not None and len(scope.spans) > 1) > 30
 
 
 def test_a_listing_has_a_short_head_and_a_page_reads_the_chunks_that_hold_it_in_one_read(
@@ -1165,8 +1221,9 @@ def test_a_span_is_plain_when_asked_for_and_made_of_bounds_on_dates():
 def test_a_range_of_positions_is_plain_when_asked_for_and_made_of_bounds_on_integers():
     """`node.position=n` is both bounds, `[between]` two, `[gt|gte|lt|lte]` one each (from the
     second on, clauses of `$and`): the tightest bound on each side, as marks on (position, _id);
-    any of several positions, a value that is not an integer, or a span of dates too are not
-    plain; nodes left out by id are (Scope.left, with their positions)."""
+    any of several positions (`$in`, once) is one range per position within those bounds
+    (Scope.spans); a value that is not an integer, or a span of dates too are not plain; nodes
+    left out by id are (Scope.left, with their positions)."""
     query = plain_query("Article", "en", ("node.tag_slugs", "news"), [DENY])
     inf = calendar.INF
 
@@ -1183,8 +1240,25 @@ def test_a_range_of_positions_is_plain_when_asked_for_and_made_of_bounds_on_inte
         (4, -inf), (9, -inf), order="position"
     )
     assert span({"$gt": 9}, {"$lt": 2}) == calendar.Span((9, inf), (2, -inf), order="position")
-    for condition in ({"$in": [1, 2]}, 1.5, {"$gt": 1.5}, True, {"$ne": 3}, {}, "3"):
+    for condition in (1.5, {"$gt": 1.5}, True, {"$ne": 3}, {}, "3", {"$in": [1, 2.5]},
+                      {"$in": []}, {"$in": [1], "$gt": 0}):  # fmt: skip
         assert span(condition) is None, condition
+        assert calendar.plain_scope({**query, "node.position": condition}, TAG_IDS,
+                                    dated=True) is None, condition  # fmt: skip
+    # any of several positions (`node.position[]`): one range each, within the other bounds
+    found = calendar.plain_scope({**query, "node.position": {"$in": [3, 1, 3]}}, TAG_IDS,
+                                 dated=True)  # fmt: skip
+    assert found.spans == (span(1), span(3)) and found.span is None
+    bounded = {**query, "node.position": {"$in": [3, 1, 2]},
+               "$and": [{"node.position": {"$gt": 1}}]}  # fmt: skip
+    assert calendar.plain_scope(bounded, TAG_IDS, dated=True).spans == (span(2), span(3))
+    bounded["$and"] = [{"node.position": {"$gte": 3}}]  # one left: a span
+    found = calendar.plain_scope(bounded, TAG_IDS, dated=True)
+    assert found.span == span(3) and found.spans == ()
+    bounded["$and"] = [{"node.position": {"$gt": 3}}]  # none left: nothing matches
+    assert calendar.plain_scope(bounded, TAG_IDS, dated=True).void
+    twice = {**query, "node.position": {"$in": [1, 2]}, "$and": [{"node.position": {"$in": [2]}}]}
+    assert calendar.plain_scope(twice, TAG_IDS, dated=True) is None
     assert calendar.plain_scope({**query, "node.position": 7}, TAG_IDS) is None  # not asked for
     day = datetime(2024, 5, 1, tzinfo=UTC)
     both = {**query, "node.position": 7, "published_at": {"$gte": day}}

@@ -278,17 +278,21 @@ def random_request(rng: random.Random, site: dict[str, Any], parents: list[int])
 
 
 def _position_range(rng: random.Random, site: dict[str, Any]) -> list[tuple[str, str]]:
-    """`node.position=n`, `[between]=a..b` (at times empty: a > b) or one or two of
-    `[gt|gte|lt|lte]`, around the site's positions."""
+    """`node.position=n`, `[between]=a..b` (at times empty: a > b), one or two of
+    `[gt|gte|lt|lte]`, or any of several (`node.position[]`, at times with a bound), around the
+    site's positions."""
     positions = [node.get("position", 0) for node in site["nodes"]]
     low, high = min(positions) - 1, max(positions) + 1
 
     def value() -> int:
         return rng.choice((rng.randint(low, high), rng.choice(positions)))
 
-    form = rng.choice(("equals", "between", "bounds", "bounds"))
+    form = rng.choice(("equals", "between", "bounds", "bounds", "any of"))
     if form == "equals":
         return [("node.position", str(value()))]
+    if form == "any of":
+        bound = [("node.position[gte]", str(value()))] if rng.random() < 0.3 else []
+        return [("node.position[]", str(value())) for _ in range(rng.randint(1, 5))] + bound
     if form == "between":
         return [("node.position[between]", f"{value()}..{value()}")]
     operators = rng.sample(("gt", "gte", "lt", "lte"), rng.choice((1, 2)))

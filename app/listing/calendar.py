@@ -14,7 +14,8 @@ whose sources it reads, with the fields that tell which listings hold each: `Sco
 most one parent by
 equality (`node.parent`) among the site's listed parents (those with more than PARENT_LISTED
 children; fewer are read along the `parent_*` indexes, a bounded range), and, for a page, a span
-of publication dates or a range of positions (Span). Any other filter is
+of publication dates or a range of positions (Span; or any of several positions: Scope.spans).
+Any other filter is
 answered by the indexed queries, whose cost follows the number of matches (docs/performance.md).
 """
 
@@ -199,7 +200,9 @@ class Scope:
     a second one (not with a second listed tag; as `also`, the second tag's less the pair's:
     Scope._tag_sets), `without_third` a third (with no listed tag: as `third`). `span`: a range
     of publication dates, which only the date listing answers (a calendar counts whole months:
-    `total` and `months` take no span). `left`: the sources of the nodes it leaves out by id
+    `total` and `months` take no span); `spans`: any of several ranges of positions
+    (`node.position[]`: each position, within the other bounds; disjoint, ascending), each
+    answered as a span is, instead of `span`. `left`: the sources of the nodes it leaves out by id
     (`node.home=false`, `not[node.id]`, LeftOut): their entries are dropped from its listings,
     and `read` takes those it lists (`found_left`) away from its calendar. `tag_sets`: the
     groups of a general tag condition (tag_conditions.tag_sets), instead of the named ones.
@@ -212,6 +215,7 @@ class Scope:
     tag: int | None = None
     void: bool = False
     span: Span | None = None
+    spans: tuple[Span, ...] = ()
     visible: bool | None = None
     no_index: bool | None = None
     parent: int | None = None
@@ -440,14 +444,33 @@ def _span(conditions: list[Any]) -> Span | None:
     return _bounds(conditions, lambda value: type(value) is datetime and value.tzinfo is not None)
 
 
-def _position_span(conditions: list[Any]) -> Span | None:
-    """The span of conditions on the node position (all of them hold), as
-    app.listing.filters.Range builds them: an integer (`node.position=n`: both bounds), or bounds
-    on integers (`[between]` two, `[gt|gte|lt|lte]` one); None for any other (`node.position[]`:
-    any of several)."""
-    bounded = [{"$gte": c, "$lte": c} if type(c) is int else c for c in conditions]
+def _position_spans(conditions: list[Any]) -> tuple[Span, ...] | None:
+    """The spans of conditions on the node position (all of them hold), as
+    app.listing.filters.Range builds them: an integer (`node.position=n`: both bounds), bounds
+    on integers (`[between]` two, `[gt|gte|lt|lte]` one), and at most one `$in` of integers
+    (`node.position[]`: any of several, each within the bounds: one span per position, the
+    empty ones dropped, ascending); None for any other."""
+    any_of = [c for c in conditions if isinstance(c, dict) and set(c) == {"$in"}]
+    rest = [c for c in conditions if not (isinstance(c, dict) and set(c) == {"$in"})]
+    bounded = [{"$gte": c, "$lte": c} if type(c) is int else c for c in rest]
     found = _bounds(bounded, lambda value: type(value) is int)
-    return None if found is None else replace(found, order="position")
+    if found is None or len(any_of) > 1:
+        return None
+    span = replace(found, order="position")
+    if not any_of:
+        return (span,)
+    values = any_of[0]["$in"]
+    if not isinstance(values, list) or not values or any(type(v) is not int for v in values):
+        return None
+    within = [_within(span, value) for value in sorted(set(values))]
+    return tuple(part for part in within if part is not None)
+
+
+def _within(span: Span, position: int) -> Span | None:
+    """The span of one position within a span's bounds (None: outside them)."""
+    lower = max(m for m in ((position, -INF), span.lower) if m is not None)
+    upper = min(m for m in ((position, INF), span.upper) if m is not None)
+    return Span(lower, upper, order="position") if lower < upper else None
 
 
 def _bounds(conditions: list[Any], valid: Callable[[Any], bool]) -> Span | None:
@@ -530,13 +553,16 @@ def plain_scope(
     dates, positions = ranges.get(PUBLISHED_AT, []), ranges.get(POSITION, [])
     if dates and positions:  # one span at a time: the other reads the index
         return None
-    span = _span(dates) if dates else _position_span(positions) if positions else None
+    spans = _position_spans(positions) if positions else None
+    span = _span(dates) if dates else spans[0] if spans and len(spans) == 1 else None
     parent = rest.pop(PARENT, None)
     tags = fold(conditions, tag_ids)
     if hiding is None or tags is None or not set(rest) <= PLAIN_KEYS or "locale" not in rest:
         return None
-    if ((dates or positions) and span is None) or (
-        PARENT in query and (type(parent) is not int or parent not in parents)
+    if (
+        (dates and span is None)
+        or (positions and spans is None)
+        or (PARENT in query and (type(parent) is not int or parent not in parents))
     ):
         return None
     locales, node_types = locales_of(rest["locale"]), _types(rest.get("type"))
@@ -557,10 +583,12 @@ def plain_scope(
         tags.void
         or not node_types
         or (tags.general is not None and not any(found.listed for found in found_sets))
+        or spans == ()  # any of several positions, none within the bounds
     )
     scope = Scope(
         node_types, locales, frozenset(realms["$nin"]), tag=tags.tag, tag_sets=found_sets,
-        void=void, span=span, visible=visible, no_index=no_index, parent=parent,
+        void=void, span=span, spans=spans if spans and len(spans) > 1 else (), visible=visible,
+        no_index=no_index, parent=parent,
         hiding=hiding, without=tags.without, also=tags.also, third=tags.third, both=tags.both,
         within=tags.within, without_also=tags.without_also, without_third=tags.without_third,
         listed_tags=combinations,

@@ -19,10 +19,12 @@ from the calendar but for the months of its edges, which are counted from their 
 order, it is walked in that order's listings as far as the page's chunks, else read whole from the
 date listing and sorted (`_ordered`). A range of positions is the same in the position listing,
 and is counted from the tallies of its position listings but for the chunks across its bounds,
-which are counted from their entries (`_position_total`). The sources of the nodes a scope leaves
-out by id (Scope.left: `node.home=false`, `not[node.id]`) are dropped from its entries (a page
-reads that many entries more), and those it lists are taken away from its calendar
-(calendar.read).
+which are counted from their entries (`_position_total`); any of several positions is one such
+range per position, counted together, walked one after the other by position, else sorted
+together (`_any_of`). The sources of the nodes a scope leaves out by id (Scope.left:
+`node.home=false`, `not[node.id]`) are dropped from its entries (a page reads that many entries
+more), and those it lists are taken away from its calendar (calendar.read) or from a range's
+tallies (`_left_between`).
 """
 
 from __future__ import annotations
@@ -115,8 +117,9 @@ def page(
     calendar only (Scope.has_listings), the first chunks of a listed subset of its tags
     (Scope.listed_within), whose sources still to come are read by `_id` to keep those that
     carry all its tags (one read more, of those few). A scope with a span
-    of dates (in any order) is counted by `_span_total`, one of positions by `_position_total`
-    (with no calendar: the tallies come with the first chunks, in one read)."""
+    of dates (in any order) is counted by `_span_total`, one of positions (or any of several:
+    each counted so, their chunks across bounds in one read) by `_position_total` (with no
+    calendar: the tallies come with the first chunks, in one read)."""
     if scope.void:
         return [], 0
     heads = _first_read(scope, visibility, order)
@@ -243,8 +246,17 @@ def _first_read(scope: Scope, visibility: Visibility, order: Order) -> list[str]
 
 
 def _spanned(scope: Scope) -> Order | None:
-    """The order of the listing in which a scope's span is contiguous (None: no span)."""
+    """The order of the listing in which a scope's span is contiguous (None: no span); that of
+    positions for any of several (Scope.spans)."""
+    if scope.spans:
+        return POSITION
     return None if scope.span is None else BY_NAME[scope.span.order]
+
+
+def _parts(scope: Scope) -> list[Scope]:
+    """A scope of any of several ranges of positions (Scope.spans) as one scope per range,
+    ascending; any other, itself."""
+    return [replace(scope, span=span, spans=()) for span in scope.spans] or [scope]
 
 
 def _ordered(
@@ -265,7 +277,9 @@ def _ordered(
     order's listing are read whole (its chunks in one read) and sorted. So the reads are the
     page's chunks, plus the span's when those do not hold the page (a narrow span, or one whose
     sources come late in the order). A second order key (Order.then) sorts the runs of the
-    first's values (`_runs_sorted`)."""
+    first's values (`_runs_sorted`). Any of several ranges of positions: `_any_of`."""
+    if scope.spans:
+        return _any_of(generation, scope, visibility, chunks, order, descending, needed, after)
     spanned = _spanned(scope)
     if spanned is None or order.name == spanned.name:
         start, stop = _window(scope, visibility, order, descending, after)
@@ -286,6 +300,57 @@ def _ordered(
             lambda e: order.key(e) >= mark if descending else order.key(e) <= mark, kept
         )
     return kept if order.then is None else _runs_sorted(kept, order)
+
+
+def _any_of(
+    generation: Generation,
+    scope: Scope,
+    visibility: Visibility,
+    chunks: dict[str, dict[str, Any] | None],
+    order: Order,
+    descending: bool,
+    needed: int,
+    after: tuple[Any, int] | None,
+) -> Iterator[Entry]:
+    """The entries of any of several ranges of positions (Scope.spans, disjoint), each walked as
+    a span is (`_ordered`). The chunk of each range's start in the position listings come first,
+    in one read. By position, the ranges follow each other: one after the other, in the page's
+    direction, each walked only when the page reaches it. In another order, the first `needed`
+    entries of each, sorted together (then by a second order key: `_runs_sorted`): the walks
+    share the chunks they read, and the ranges whose walk falls short are read in one read."""
+    parts = _parts(scope)
+
+    def span_chunks(part: Scope, reach: int | None) -> list[str]:  # from the range's start
+        stored = POSITION.stored_descending
+        start, stop = _window(part, visibility, POSITION, stored)
+        numbers = _chunk_numbers(part, visibility, chunks, POSITION, stored, start, stop)
+        return _firsts(numbers, POSITION, reach)
+
+    _read_missing(generation, chunks, [c for part in parts for c in span_chunks(part, 1)])
+    if order.name == POSITION.name:
+        return itertools.chain.from_iterable(
+            _ordered(generation, part, visibility, chunks, order, descending, needed, after)
+            for part in (reversed(parts) if descending else parts)
+        )
+    # the ranges whose walk falls short (all of them, by a second order key: not walked), read
+    # whole together, as `_ordered` reads one
+    short = [
+        part
+        for part in parts
+        if order.then is not None
+        or _span_walked(generation, part, visibility, chunks, order, descending, needed, after)
+        is None
+    ]
+    _read_missing(generation, chunks, [c for part in short for c in span_chunks(part, None)])
+    taken = [  # each range's first `needed`, in the page's order: those of all are among them
+        entry
+        for part in parts
+        for entry in itertools.islice(
+            _ordered(generation, part, visibility, chunks, order, descending, needed, after), needed
+        )
+    ]
+    merged = iter(sorted(taken, key=order.key, reverse=descending))
+    return merged if order.then is None else _runs_sorted(merged, order)
 
 
 def _span_walked(
@@ -458,34 +523,35 @@ def _position_total(
     the two across the span's bounds, and those holding a source scheduled ahead) from their
     entries, read in one read. So the reads are the tallies and the chunks of the span's edges,
     not the span."""
-    lower, upper = _window(scope, visibility, POSITION, descending=False)
+    across: list[tuple[int, Key, int, Bound | None, Bound | None]] = []  # from entries
     counted = 0
-    across: list[tuple[int, Key, int]] = []  # (sign, listing, chunk number) counted from entries
-    for role in [role for role in scope.groups if role.sign]:  # not those only walked
-        for key in _keys(scope, visibility, role):
-            tally = chunks.get(_tally_id(key))
-            for number, chunk in enumerate(tally["chunks"] if tally else ()):
-                allowed = [g for g in chunk["groups"] if scope.allows(g)]
-                first = (chunk["from"]["position"], chunk["from"]["id"])
-                last = (chunk["to"]["position"], chunk["to"]["id"])
-                if (
-                    not allowed
-                    or (lower is not None and last <= lower)
-                    or (upper is not None and first >= upper)
-                ):
-                    continue
-                inside = (lower is None or first > lower) and (upper is None or last < upper)
-                ahead = not visibility.preview and any(
-                    g["last"] > visibility.now for g in allowed if "last" in g
-                )
-                if inside and not ahead:
-                    left = _left_between(scope, visibility, key, first, last)
-                    counted += role.sign * (sum(g["count"] for g in allowed) - left)
-                else:
-                    across.append((role.sign, key, number))
-    _read_missing(generation, chunks,
-                  [_chunk_id(key, number, POSITION.name) for _, key, number in across])  # fmt: skip
-    for sign, key, number in across:
+    for part in _parts(scope):  # any of several ranges: each (disjoint), in the same reads
+        lower, upper = _window(part, visibility, POSITION, descending=False)
+        for role in [role for role in scope.groups if role.sign]:  # not those only walked
+            for key in _keys(scope, visibility, role):
+                tally = chunks.get(_tally_id(key))
+                for number, chunk in enumerate(tally["chunks"] if tally else ()):
+                    allowed = [g for g in chunk["groups"] if scope.allows(g)]
+                    first = (chunk["from"]["position"], chunk["from"]["id"])
+                    last = (chunk["to"]["position"], chunk["to"]["id"])
+                    if (
+                        not allowed
+                        or (lower is not None and last <= lower)
+                        or (upper is not None and first >= upper)
+                    ):
+                        continue
+                    inside = (lower is None or first > lower) and (upper is None or last < upper)
+                    ahead = not visibility.preview and any(
+                        g["last"] > visibility.now for g in allowed if "last" in g
+                    )
+                    if inside and not ahead:
+                        left = _left_between(scope, visibility, key, first, last)
+                        counted += role.sign * (sum(g["count"] for g in allowed) - left)
+                    else:
+                        across.append((role.sign, key, number, lower, upper))
+    _read_missing(generation, chunks, [_chunk_id(key, number, POSITION.name)
+                                       for _, key, number, *_ in across])  # fmt: skip
+    for sign, key, number, lower, upper in across:
         entries = _entries(generation, chunks, key, [number], POSITION.name, forward=True)
         counted += sign * sum(
             1

@@ -299,7 +299,7 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
                 next_token = keyset.encode(sort[0][0], found[-1])
         view = hydra.cursor_view(route_.path, args, token, next_token)
     else:
-        if listed is not None and (page.size > 0 or listed.span is not None):
+        if listed is not None and (page.size > 0 or listed.span is not None or listed.spans):
             found, total = listings.page(
                 generation, listed, context.visibility, page, order=order,
                 descending=descending, count_scheduled=_scheduled_count(context, query),
