@@ -158,7 +158,7 @@ def test_nodes_left_out_are_plain_however_many_and_read_only_when_plain():
             {"_id": 10 * i, "locale": locale, "type": "Article", "published_at": None,
              "reachable": True, "no_index": False,
              "node": {"status": "draft", "tag_ids": [], "parent": None, "realm_ids": [],
-                      "visible": True}}
+                      "visible": True, "position": i}}
             for i in ids for locale in ("en", "fr")
         ]  # fmt: skip
 
