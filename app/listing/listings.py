@@ -20,11 +20,11 @@ order, it is walked in that order's listings as far as the page's chunks, else r
 date listing and sorted (`_ordered`). A range of positions is the same in the position listing,
 and is counted from the tallies of its position listings but for the chunks across its bounds,
 which are counted from their entries (`_position_total`); any of several positions is one such
-range per position, counted together, walked one after the other by position, else sorted
-together (`_any_of`). The sources of the nodes a scope leaves out by id (Scope.left:
-`node.home=false`, `not[node.id]`) are dropped from its entries (a page reads that many entries
-more), and those it lists are taken away from its calendar (calendar.read) or from a range's
-tallies (`_left_between`).
+range per position, counted together, walked one after the other by position, else walked once
+keeping the entries of any of them (`_ordered`). The sources of the nodes a scope leaves out by
+id (Scope.left: `node.home=false`, `not[node.id]`) are dropped from its entries (a page reads
+that many entries more), and those it lists are taken away from its calendar (calendar.read) or
+from a range's tallies (`_left_between`).
 """
 
 from __future__ import annotations
@@ -274,13 +274,16 @@ def _ordered(
     dates by position or in the default order, of positions by date or in the default order) is
     walked there too, keeping the span's entries, as far as the chunks that would hold `needed`
     entries reach (`_span_walked`); when they hold fewer of the span's, its entries in its own
-    order's listing are read whole (its chunks in one read) and sorted. So the reads are the
-    page's chunks, plus the span's when those do not hold the page (a narrow span, or one whose
-    sources come late in the order). A second order key (Order.then) sorts the runs of the
-    first's values (`_runs_sorted`). Any of several ranges of positions: `_any_of`."""
-    if scope.spans:
-        return _any_of(generation, scope, visibility, chunks, order, descending, needed, after)
+    order's listing are read whole (its chunks in one read: `_span_read`) and sorted. So the
+    reads are the page's chunks, plus the span's when those do not hold the page (a narrow span,
+    or one whose sources come late in the order). A second order key (Order.then) sorts the runs
+    of the first's values (`_runs_sorted`). Any of several ranges of positions (Scope.spans) is
+    walked once in another order, keeping the entries of any of them; by position, the ranges
+    follow each other (`_one_after_another`)."""
     spanned = _spanned(scope)
+    if scope.spans and order.name == POSITION.name:
+        return _one_after_another(generation, scope, visibility, chunks, order, descending,
+                                  needed, after)  # fmt: skip
     if spanned is None or order.name == spanned.name:
         start, stop = _window(scope, visibility, order, descending, after)
         kept = _kept(generation, scope, visibility, chunks, order, descending, start, stop, needed)
@@ -288,11 +291,7 @@ def _ordered(
     walked = _span_walked(generation, scope, visibility, chunks, order, descending, needed, after)
     if walked is not None:
         return iter(walked)
-    stored = spanned.stored_descending
-    start, stop = _window(scope, visibility, spanned, stored)
-    numbers = _chunk_numbers(scope, visibility, chunks, spanned, stored, start, stop)
-    _read_missing(generation, chunks, _firsts(numbers, spanned, reach=None))
-    span = _kept(generation, scope, visibility, chunks, spanned, stored, start, stop)
+    span = _span_read(generation, scope, visibility, chunks, spanned)
     kept = iter(sorted(span, key=order.key, reverse=descending))
     if after is not None:
         mark = order.mark(after)
@@ -302,7 +301,33 @@ def _ordered(
     return kept if order.then is None else _runs_sorted(kept, order)
 
 
-def _any_of(
+def _span_read(
+    generation: Generation,
+    scope: Scope,
+    visibility: Visibility,
+    chunks: dict[str, dict[str, Any] | None],
+    spanned: Order,
+) -> list[Entry]:
+    """The entries a request lists of its span (of each of its ranges of positions: `_parts`),
+    from the listings of the span's own order, their chunks in one read."""
+    stored = spanned.stored_descending
+    parts = [(part, *_window(part, visibility, spanned, stored)) for part in _parts(scope)]
+    _read_missing(generation, chunks, [
+        chunk_id
+        for part, start, stop in parts
+        for chunk_id in _firsts(
+            _chunk_numbers(part, visibility, chunks, spanned, stored, start, stop), spanned,
+            reach=None,
+        )
+    ])  # fmt: skip
+    return [
+        entry
+        for part, start, stop in parts
+        for entry in _kept(generation, part, visibility, chunks, spanned, stored, start, stop)
+    ]
+
+
+def _one_after_another(
     generation: Generation,
     scope: Scope,
     visibility: Visibility,
@@ -312,45 +337,21 @@ def _any_of(
     needed: int,
     after: tuple[Any, int] | None,
 ) -> Iterator[Entry]:
-    """The entries of any of several ranges of positions (Scope.spans, disjoint), each walked as
-    a span is (`_ordered`). The chunk of each range's start in the position listings come first,
-    in one read. By position, the ranges follow each other: one after the other, in the page's
-    direction, each walked only when the page reaches it. In another order, the first `needed`
-    entries of each, sorted together (then by a second order key: `_runs_sorted`): the walks
-    share the chunks they read, and the ranges whose walk falls short are read in one read."""
+    """The entries of any of several ranges of positions (Scope.spans: disjoint, ascending) by
+    position: each range's, in the page's direction, a range walked (`_ordered`) only when the
+    page reaches it; the chunk where each starts is read first, all in one read."""
     parts = _parts(scope)
-
-    def span_chunks(part: Scope, reach: int | None) -> list[str]:  # from the range's start
-        stored = POSITION.stored_descending
+    stored = POSITION.stored_descending
+    starts = []
+    for part in parts:
         start, stop = _window(part, visibility, POSITION, stored)
         numbers = _chunk_numbers(part, visibility, chunks, POSITION, stored, start, stop)
-        return _firsts(numbers, POSITION, reach)
-
-    _read_missing(generation, chunks, [c for part in parts for c in span_chunks(part, 1)])
-    if order.name == POSITION.name:
-        return itertools.chain.from_iterable(
-            _ordered(generation, part, visibility, chunks, order, descending, needed, after)
-            for part in (reversed(parts) if descending else parts)
-        )
-    # the ranges whose walk falls short (all of them, by a second order key: not walked), read
-    # whole together, as `_ordered` reads one
-    short = [
-        part
-        for part in parts
-        if order.then is not None
-        or _span_walked(generation, part, visibility, chunks, order, descending, needed, after)
-        is None
-    ]
-    _read_missing(generation, chunks, [c for part in short for c in span_chunks(part, None)])
-    taken = [  # each range's first `needed`, in the page's order: those of all are among them
-        entry
-        for part in parts
-        for entry in itertools.islice(
-            _ordered(generation, part, visibility, chunks, order, descending, needed, after), needed
-        )
-    ]
-    merged = iter(sorted(taken, key=order.key, reverse=descending))
-    return merged if order.then is None else _runs_sorted(merged, order)
+        starts += _firsts(numbers, POSITION)
+    _read_missing(generation, chunks, starts)
+    return itertools.chain.from_iterable(
+        _ordered(generation, part, visibility, chunks, order, descending, needed, after)
+        for part in (reversed(parts) if descending else parts)
+    )
 
 
 def _span_walked(
@@ -368,16 +369,17 @@ def _span_walked(
     where the walk starts, and kept when in the span; when that reach holds fewer and a listing
     goes on, walked again as far as a whole chunk's entries at least (a head holds fewer), its
     further chunks in one read; None when that holds fewer too (then the span is read:
-    `_ordered`). Not with a second order key, whose runs may go past that reach."""
+    `_ordered`). Not with a second order key, whose runs may go past that reach. Any of several
+    ranges of positions (Scope.spans) is walked once, keeping the entries of any of them."""
     if order.then is not None:
         return None
-    whole = replace(scope, span=None)
+    whole = replace(scope, span=None, spans=())
     start, stop = _window(whole, visibility, order, descending, after)
     numbers = _chunk_numbers(whole, visibility, chunks, order, descending, start, stop)
     forward = order.forward(descending)
     spanned = _spanned(scope)
     assert spanned is not None
-    lower, upper = _window(scope, visibility, spanned, False)
+    bounds = [_window(part, visibility, spanned, False) for part in _parts(scope)]
 
     def walked(reach: int) -> tuple[list[Entry], bool]:
         """The span's entries in `reach` chunks of each listing (read in one read), and whether
@@ -394,7 +396,7 @@ def _span_walked(
             mark = _beyond(max(ends) if descending else min(ends), descending)
             last = mark if stop is None else (max if descending else min)(stop, mark)
         kept = _kept(generation, whole, visibility, chunks, order, descending, start, last)
-        in_span = [e for e in kept if _between(spanned.key(e), lower, upper)]
+        in_span = [e for e in kept if any(_between(spanned.key(e), *b) for b in bounds)]
         return in_span, bool(ends)
 
     reach = _reach(chunks, numbers, order, needed, backwards=not forward)
@@ -525,25 +527,26 @@ def _position_total(
     not the span."""
     across: list[tuple[int, Key, int, Bound | None, Bound | None]] = []  # from entries
     counted = 0
-    for part in _parts(scope):  # any of several ranges: each (disjoint), in the same reads
-        lower, upper = _window(part, visibility, POSITION, descending=False)
-        for role in [role for role in scope.groups if role.sign]:  # not those only walked
-            for key in _keys(scope, visibility, role):
-                tally = chunks.get(_tally_id(key))
-                for number, chunk in enumerate(tally["chunks"] if tally else ()):
-                    allowed = [g for g in chunk["groups"] if scope.allows(g)]
-                    first = (chunk["from"]["position"], chunk["from"]["id"])
-                    last = (chunk["to"]["position"], chunk["to"]["id"])
-                    if (
-                        not allowed
-                        or (lower is not None and last <= lower)
-                        or (upper is not None and first >= upper)
+    # any of several ranges (Scope.spans): each (disjoint), in the same reads
+    bounds = [_window(part, visibility, POSITION, descending=False) for part in _parts(scope)]
+    for role in [role for role in scope.groups if role.sign]:  # not those only walked
+        for key in _keys(scope, visibility, role):
+            tally = chunks.get(_tally_id(key))
+            for number, chunk in enumerate(tally["chunks"] if tally else ()):
+                allowed = [g for g in chunk["groups"] if scope.allows(g)]
+                if not allowed:
+                    continue
+                first = (chunk["from"]["position"], chunk["from"]["id"])
+                last = (chunk["to"]["position"], chunk["to"]["id"])
+                ahead = not visibility.preview and any(
+                    g["last"] > visibility.now for g in allowed if "last" in g
+                )
+                for lower, upper in bounds:
+                    if (lower is not None and last <= lower) or (
+                        upper is not None and first >= upper
                     ):
                         continue
                     inside = (lower is None or first > lower) and (upper is None or last < upper)
-                    ahead = not visibility.preview and any(
-                        g["last"] > visibility.now for g in allowed if "last" in g
-                    )
                     if inside and not ahead:
                         left = _left_between(scope, visibility, key, first, last)
                         counted += role.sign * (sum(g["count"] for g in allowed) - left)
@@ -822,10 +825,12 @@ def _entries(
     order: str,
     forward: bool,
 ) -> Iterator[Entry]:
-    """The entries of one listing in reading order; a chunk not read yet is read when reached."""
+    """The entries of one listing in reading order; a chunk not read yet is read when reached,
+    and kept in `chunks` (a walk of the same listing again does not read it again)."""
     for number in numbers:
         chunk_id = _chunk_id(key, number, order)
-        chunk = chunks.get(chunk_id) or generation.listing_chunks([chunk_id]).get(chunk_id)
+        _read_missing(generation, chunks, [chunk_id])
+        chunk = chunks[chunk_id]
         if chunk is None:  # not written: the listing ends here
             return
         positions = chunk.get("positions") or [None] * len(chunk["ids"])
