@@ -311,20 +311,38 @@ def _span_read(
     """The entries a request lists of its span (of each of its ranges of positions: `_parts`),
     from the listings of the span's own order, their chunks in one read."""
     stored = spanned.stored_descending
-    parts = [(part, *_window(part, visibility, spanned, stored)) for part in _parts(scope)]
-    _read_missing(generation, chunks, [
-        chunk_id
-        for part, start, stop in parts
-        for chunk_id in _firsts(
-            _chunk_numbers(part, visibility, chunks, spanned, stored, start, stop), spanned,
-            reach=None,
-        )
-    ])  # fmt: skip
+    _read_missing(generation, chunks, _span_chunks(scope, visibility, chunks, spanned, None))
     return [
         entry
-        for part, start, stop in parts
-        for entry in _kept(generation, part, visibility, chunks, spanned, stored, start, stop)
+        for part in _parts(scope)
+        for entry in _kept(
+            generation,
+            part,
+            visibility,
+            chunks,
+            spanned,
+            stored,
+            *_window(part, visibility, spanned, stored),
+        )  # fmt: skip
     ]
+
+
+def _span_chunks(
+    scope: Scope,
+    visibility: Visibility,
+    chunks: dict[str, dict[str, Any] | None],
+    spanned: Order,
+    reach: int | None,
+) -> list[str]:
+    """The chunks of the span's own order's listings where each of its ranges lies (`_parts`),
+    the first `reach` from where each starts (None: all of them)."""
+    stored = spanned.stored_descending
+    found = []
+    for part in _parts(scope):
+        start, stop = _window(part, visibility, spanned, stored)
+        numbers = _chunk_numbers(part, visibility, chunks, spanned, stored, start, stop)
+        found += _firsts(numbers, spanned, reach)
+    return found
 
 
 def _one_after_another(
@@ -340,14 +358,8 @@ def _one_after_another(
     """The entries of any of several ranges of positions (Scope.spans: disjoint, ascending) by
     position: each range's, in the page's direction, a range walked (`_ordered`) only when the
     page reaches it; the chunk where each starts is read first, all in one read."""
+    _read_missing(generation, chunks, _span_chunks(scope, visibility, chunks, POSITION, 1))
     parts = _parts(scope)
-    stored = POSITION.stored_descending
-    starts = []
-    for part in parts:
-        start, stop = _window(part, visibility, POSITION, stored)
-        numbers = _chunk_numbers(part, visibility, chunks, POSITION, stored, start, stop)
-        starts += _firsts(numbers, POSITION)
-    _read_missing(generation, chunks, starts)
     return itertools.chain.from_iterable(
         _ordered(generation, part, visibility, chunks, order, descending, needed, after)
         for part in (reversed(parts) if descending else parts)
