@@ -136,18 +136,18 @@ def sample(cases: list, tier: str, step: int = 12) -> list:
     return cases if tier == "mongomock" else cases[::step]
 
 
-_rotation = itertools.count()
 # random requests compared with the index per test: on FerretDB, fewer of the same draws (the
 # query shapes are those of the first draws; the variety is checked on mongomock)
 RANDOM_TRIES = {"mongomock": 30, "ferretdb": 9}
 
 
-def orders_of(tier: str) -> list:
-    """The listing orders a comparison walks: all of them on the mongomock tier; on FerretDB one
-    at a time, in rotation over the test's comparisons (there every read of several chunks by
-    `_id` decodes the whole listings collection: about 140 ms on the site of chunks of 2), so
-    that each order is still compared there while the cases are checked exhaustively here."""
-    return ORDERS if tier == "mongomock" else [ORDERS[next(_rotation) % len(ORDERS)]]
+def orders_of(tier: str, turn: int) -> list:
+    """The listing orders a comparison walks: all of them on the mongomock tier; on FerretDB one,
+    chosen by the comparison's own `turn` (its case and page numbers), so that a test's turns go
+    round every order and a failure reproduces when the test runs alone (there every read of
+    several chunks by `_id` decodes the whole listings collection: about 140 ms on the site of
+    chunks of 2), while the cases are checked exhaustively here."""
+    return ORDERS if tier == "mongomock" else [ORDERS[turn % len(ORDERS)]]
 
 
 # rows of the page comparison run on the mongomock tier only (two tags: the first row runs on
@@ -230,12 +230,12 @@ def by_listing(generation, query, visibility, page, order, descending):
     )  # fmt: skip
 
 
-def check(generation, query, visibility, pages, tier: str) -> int:
-    """Compare listing and index for each page in the listing orders of the tier (orders_of);
-    the members listed."""
+def check(generation, query, visibility, pages, tier: str, turn: int) -> int:
+    """Compare listing and index for each page in the listing orders of the tier (orders_of: the
+    page's turn is `turn` plus its number among `pages`); the members listed."""
     listed = 0
-    for order, descending in orders_of(tier):
-        for page in pages:
+    for number, page in enumerate(pages):
+        for order, descending in orders_of(tier, turn + number):
             expected = by_index(generation, query, visibility, page, order, descending)
             got = by_listing(generation, query, visibility, page, order, descending)
             assert got == expected, (query, visibility.now, page, order, descending)
@@ -361,13 +361,14 @@ def test_a_listing_page_is_the_index_page_at_every_moment(
         for n, locale in enumerate(("en", {"$in": ["en", "fr"]})):
             # preview (the preview listings) rotates with the moment and the translations
             visibility = Visibility(now=now, preview=(number + n) % 2 == 1)
-            for denied in ([], [DENY]):
+            for d, denied in enumerate(([], [DENY])):
                 # the nodes' visibility (node.visible) rotates: either, visible, invisible; and
                 # the sources' noIndex, out of step with it
                 visible = (None, True, False)[number % 3]
                 no_index = (None, True, False)[(number + 1) % 3]
                 query = plain_query(node_type, locale, tag, denied, visible, hiding, no_index)
-                listed += check(generation, query, visibility, pages, tier)
+                turn = ((number * 2 + n) * 2 + d) * len(pages)
+                listed += check(generation, query, visibility, pages, tier, turn)
     if (node_type == "Page" and tag == ("node.parent", ARCHIVE)) or node_type == []:
         assert listed == 0  # an empty scope of a listed parent: no calendar, no listing
     else:
@@ -385,10 +386,10 @@ def test_every_tag_page_size_and_page_number(small_chunks, tier, locale, tag):
     pages = sample([Page(n, s) for s in (1, 2, 5, 15, 50) for n in (1, 2, 3, 7, 40)], tier)
     cases = [([DENY], None, False), ([], True, True), ([DENY, 2], False, False),
              ([DENY], None, True)]  # fmt: skip
-    for denied, visible, preview in sample(cases, tier, step=2):
+    for number, (denied, visible, preview) in enumerate(sample(cases, tier, step=2)):
         visibility = Visibility(now=datetime.now(UTC), preview=preview)
         query = plain_query("Article", locale, tag, denied, visible)
-        check(generation, query, visibility, pages, tier)
+        check(generation, query, visibility, pages, tier, number * len(pages))
 
 
 def test_listings_are_materialised_newest_first_in_chunks(small_chunks):
@@ -1341,8 +1342,8 @@ def test_a_span_page_and_total_are_the_index_ones_at_every_bound(
                  "published_at": condition}  # fmt: skip
         visibility = Visibility(now=now, preview=preview)
         # by date: the span's edges in the date listing; in another order, its entries sorted
-        for order, descending in orders_of(tier):
-            for page in (Page(1, 3), Page(2, 2), Page(1, 0)):
+        for p, page in enumerate((Page(1, 3), Page(2, 2), Page(1, 0))):
+            for order, descending in orders_of(tier, number * 3 + p):
                 expected = by_index(generation, query, visibility, page, order, descending)
                 got = by_listing(generation, query, visibility, page, order, descending)
                 assert got == expected, (condition, now, locale, denied, page, descending)
@@ -1366,7 +1367,7 @@ def test_a_cursor_walk_of_a_span_is_the_index_walk(small_chunks, tier):
     for n, (condition, locale, denied, size) in enumerate(sample(cases, tier, step=12)):
         query = {**plain_query("Article", locale, None, denied), "published_at": condition}
         visibility = Visibility(now=datetime.now(UTC), preview=n % 2 == 1)
-        for order, descending in orders_of(tier):
+        for order, descending in orders_of(tier, n):
             expected, got = cursor_walks(generation, query, visibility, size, order, descending)
             assert got == expected, (condition, locale, denied, size, descending)
             walked += sum(len(p) for p in expected)
