@@ -26,7 +26,14 @@ from app.query_plan import ALL_TYPES, ORDER_INDEXES, listing_id, order_index, ta
 from app.store import Generation
 from seed.generate import generate
 from tests.conftest import JWT_SECRET, demo_site
-from tests.helpers import TOKEN_LIFE, freeze_request_clock, node, on_the_index, plain_query
+from tests.helpers import (
+    TOKEN_LIFE,
+    freeze_request_clock,
+    node,
+    on_the_index,
+    plain_query,
+    sample,
+)
 
 DENY = 1  # the demo's deny realm (a password opens it)
 PREMIUM = 2  # the demo's hide_blocks realm (ROLE_PREMIUM): a page and its two content blocks
@@ -126,14 +133,6 @@ def moments(site: dict) -> list[datetime]:
     }
     second = timedelta(seconds=1)
     return sorted({d + delta for d in dates for delta in (-second, timedelta(0), second)})
-
-
-def sample(cases: list, tier: str, step: int = 12) -> list:
-    """Every case on the mongomock tier; every `step`-th on FerretDB, where each query reads its
-    collection whole (the shapes are checked there; the cases are checked exhaustively here). The
-    default step keeps 7 of the 84 moments of the demo: the rotations (preview, translations,
-    realms, node.visible, orders) still take every value on that tier."""
-    return cases if tier == "mongomock" else cases[::step]
 
 
 # random requests compared with the index per test: on FerretDB, fewer of the same draws (the
@@ -356,19 +355,19 @@ def test_a_listing_page_is_the_index_page_at_every_moment(
     _, _, generation = small_chunks
     pages = [Page(1, 3), Page(3, 2)]
     listed = 0
+    turns = itertools.count(0, len(pages))  # each check's first turn (orders_of)
     # 3 of the 84 moments on FerretDB: node.visible, preview and the translations still rotate
     for number, now in enumerate(sample(moments(listing_site()), tier, step=28)):
         for n, locale in enumerate(("en", {"$in": ["en", "fr"]})):
             # preview (the preview listings) rotates with the moment and the translations
             visibility = Visibility(now=now, preview=(number + n) % 2 == 1)
-            for d, denied in enumerate(([], [DENY])):
+            for denied in ([], [DENY]):
                 # the nodes' visibility (node.visible) rotates: either, visible, invisible; and
                 # the sources' noIndex, out of step with it
                 visible = (None, True, False)[number % 3]
                 no_index = (None, True, False)[(number + 1) % 3]
                 query = plain_query(node_type, locale, tag, denied, visible, hiding, no_index)
-                turn = ((number * 2 + n) * 2 + d) * len(pages)
-                listed += check(generation, query, visibility, pages, tier, turn)
+                listed += check(generation, query, visibility, pages, tier, next(turns))
     if (node_type == "Page" and tag == ("node.parent", ARCHIVE)) or node_type == []:
         assert listed == 0  # an empty scope of a listed parent: no calendar, no listing
     else:
