@@ -28,7 +28,7 @@ NO_GROUP: GroupKey = (0,)
 # (type or ALL_TYPES, locale, stored group, preview class): one listing, one calendar
 Listing = tuple[str, str, Group, bool]
 # The fields of a source that `listings_of` reads, and where its position listings hold it
-# (node.position: app.listing.calendar.LeftOut), a projection of the `sources` collection.
+# (node.position: app.listing.scopes.LeftOut), a projection of the `sources` collection.
 MEMBERSHIP_FIELDS = (
     "locale", "type", "published_at", "reachable", "node.status", "node.tag_ids", "node.parent",
     "node.realm_ids", "node.visible", "no_index", "node.position",

@@ -2,7 +2,7 @@
 range that engines unable to walk an index in order sort in full before the limit
 (docs/performance.md, bounded listed pages).
 
-A page by number of a plain request (app/listing/calendar.py) ordered by `publishedAt` or
+A page by number of a plain request (app/listing/scopes.py) ordered by `publishedAt` or
 `node.position` alone, or in the default order (`_id`), reads the calendar (its total), the first
 chunk (the head: LISTING_HEAD entries) of each of its listings (one per type and translation) of its
 visibility class in one read, the chunks that hold the page in one more when it lies deeper, then
@@ -14,7 +14,7 @@ them, an entry found in several once (`_union`); a scope leaving a tag out reads
 the tag's listing of the same type and translation, and drops the entries found in both (`_less`:
 the tag's is a subset in the same order). Two order keys (date then position, position then date)
 read the first key's listing and sort the runs of its values by the second (`_runs_sorted`). By
-date, a span of publication dates (calendar.Span) starts at the chunk of its bound and is counted
+date, a span of publication dates (scopes.Span) starts at the chunk of its bound and is counted
 from the calendar but for the months of its edges, which are counted from their entries; in another
 order, it is walked in that order's listings as far as the page's chunks, else read whole from the
 date listing and sorted (`_ordered`). A range of positions is the same in the position listing,
@@ -37,8 +37,8 @@ from datetime import datetime
 from typing import Any
 
 from app.listing import calendar
-from app.listing.calendar import INF, Role, Scope
 from app.listing.params import Page
+from app.listing.scopes import INF, Role, Scope
 from app.listing.tag_conditions import TagSet
 from app.membership import Listing
 from app.publication import Visibility
