@@ -180,7 +180,7 @@ def test_nodes_left_out_are_plain_however_many_and_read_only_when_plain():
     assert scopes.plain_scope({**base, "node_id": {"$nin": [2]}}, {}) is None  # nothing to read
     reads.clear()  # not plain for another filter: the nodes' sources are not read
     assert scopes.plain_scope({**base, "node_id": {"$nin": [2]}, "title": "a"}, {},
-                                sources_of=sources_of) is None  # fmt: skip
+                              sources_of=sources_of) is None  # fmt: skip
     assert reads == []
 
 

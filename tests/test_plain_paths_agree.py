@@ -345,7 +345,7 @@ def test_plain_requests_answer_as_the_index(random_site, tier):
     requests = len(moments) * REQUESTS_PER_MOMENT[tier]
     assert listed > requests / 5
     assert sum(scope is not None for scope in plain) > requests / 2
-    # some count a range of positions from the tallies (app/listing/listings.py); on mongomock's
+    # some count a range of positions from the tallies (app/listing/totals.py); on mongomock's
     # more requests, some of them less sources left out by id
     ranged = [
         scope

@@ -137,15 +137,15 @@ class Span:
     exclusive bounds on the keys of the listing of that order, (published_at, _id) or
     (position, _id): a source is in it when `lower < key < upper` (None: unbounded). Entries in a
     span are contiguous in that listing, so a page of them starts at the chunk of a bound
-    (app/listing/listings.py)."""
+    (app/listing/walk.py)."""
 
     lower: Mark | None
     upper: Mark | None
     order: str = "date"
 
 
-# A source left out by id as `read` takes it away: (published_at, realm ids, node visible, a
-# block in a realm, not to be indexed), the keys of a calendar's groups.
+# A source left out by id as `calendar.read` takes it away: (published_at, realm ids, node
+# visible, a block in a realm, not to be indexed), the keys of a calendar's groups.
 Found = tuple[datetime | None, list[int], bool, bool, bool]
 
 
@@ -153,7 +153,7 @@ class LeftOut(NamedTuple):
     """A source of a node left out by id (`node.home=false`, `not[node.id]`): its `_id`, its
     translation, the listings and calendars that hold it (app.membership.listings_of), how
     a calendar counts it (`found`) and its node's position (where a position listing holds it:
-    a range of positions takes it away from the tally of its chunk, app/listing/listings.py)."""
+    a range of positions takes it away from the tally of its chunk, app/listing/totals.py)."""
 
     source_id: int
     locale: str
@@ -198,12 +198,13 @@ class Scope:
     a second one (not with a second listed tag; as `also`, the second tag's less the pair's:
     Scope._tag_sets), `without_third` a third (with no listed tag: as `third`). `span`: a range
     of publication dates, which only the date listing answers (a calendar counts whole months:
-    `total` and `months` take no span); `spans`: any of several ranges of positions
-    (`node.position[]`: each position, within the other bounds; disjoint, ascending), each
-    answered as a span is, instead of `span`. `left`: the sources of the nodes it leaves out by id
-    (`node.home=false`, `not[node.id]`, LeftOut): their entries are dropped from its listings,
-    and `read` takes those it lists (`found_left`) away from its calendar. `tag_sets`: the
-    groups of a general tag condition (tag_conditions.tag_sets), instead of the named ones.
+    `calendar.total` and `calendar.months` take no span); `spans`: any of several ranges of
+    positions (`node.position[]`: each position, within the other bounds; disjoint, ascending),
+    each answered as a span is, instead of `span`. `left`: the sources of the nodes it leaves out
+    by id (`node.home=false`, `not[node.id]`, LeftOut): their entries are dropped from its
+    listings, and `calendar.read` takes those it lists (`found_left`) away from its calendar.
+    `tag_sets`: the groups of a general tag condition (tag_conditions.tag_sets), instead of the
+    named ones.
     `listed_tags`: the most tags a group with listings combines (Site.tag_combinations; None:
     every group has them): a group of more has a calendar only (`has_listings`)."""
 
@@ -318,7 +319,7 @@ class Scope:
     def exact_dates(self) -> bool:
         """Whether its calendar's first and last dates are those of its own sources: not when
         some are taken away (what it leaves out, the pair from the second tag's, the sources
-        left out by id: those of whole groups, bounds only: `read`)."""
+        left out by id: those of whole groups, bounds only: `calendar.read`)."""
         return set(self.groups) == {Role.OWN} and not self.left
 
     def _group_of(self, *tags: int) -> Group:
@@ -340,7 +341,7 @@ class Scope:
                 for node_type in self.node_types for locale in self.locales]  # fmt: skip
 
     def lists(self, listings: frozenset[Listing], preview: bool) -> bool:
-        """Whether its listings list a source that these listings hold, as app.listing.listings
+        """Whether its listings list a source that these listings hold, as app.listing.walk
         merges them: type by type and translation by translation, in a listing of a listed
         group (Role.listed) and in none of what it leaves out (Role.taken)."""
         listed = [self.listings(role, preview) for role in self.groups if role.listed]
@@ -352,8 +353,8 @@ class Scope:
         )
 
     def found_left(self, preview: bool) -> list[Found]:
-        """The sources it leaves out by id that its listings list, as `read` takes them away
-        (one a listing does not hold, of another type, status or tag, is not taken away)."""
+        """The sources it leaves out by id that its listings list, as `calendar.read` takes them
+        away (one a listing does not hold, of another type, status or tag, is not taken away)."""
         if self.void:
             return []
         return [source.found for source in self.left if self.lists(source.listings, preview)]

@@ -1,0 +1,471 @@
+"""Walking the materialised listings (app/fixture/listings.py): a listing's chunks read as entries
+in reading order, and what a plain request keeps of them (app/listing/listings.py pages them,
+app/listing/totals.py counts spans from them).
+
+A listing is one type, translation, group and visibility class (Key) in one order (Order: by
+date, by position, or by `_id`); its chunk 0 names the first entry of every chunk (`starts`), so
+`chunk_numbers` tells which chunks hold a window of keys (`window`: a span, now, a cursor) and
+`chunks_needed` how many of them hold a page. `kept_entries` merges a scope's listings in
+reading order (a second or third tag's side by side, an entry in several once: `_union`; what
+the scope leaves out dropped: `_less`), reading a chunk only when it is reached (`read_missing`,
+one read for all of those known up front), and keeps the entries the request may see: published
+(any, in preview), in realms it may see, not left out by id.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+from app.listing.scopes import INF, Role, Scope
+from app.listing.tag_conditions import TagSet
+from app.membership import Listing
+from app.publication import Visibility
+from app.query_plan import LISTING_ORDERS, UNDATED, listing_id, tally_id
+from app.store import Generation
+
+# (published_at, source id, realm ids, node position, node visible, a block in a realm, not to be
+# indexed: Scope.admits)
+Entry = tuple[Any, int, list[int], int | None, bool, bool, bool]
+# (type or ALL_TYPES, translation, group, preview class): one listing
+Key = Listing
+Bound = Any  # a mark in an order's key space (Order.key), exclusive
+
+
+@dataclass(frozen=True)
+class Order:
+    """A listing order: its name in chunk ids (app.query_plan.LISTING_ORDERS says whether its
+    chunks are stored descending), what its entries are ordered by (`key`), and the same key of
+    a keyset cursor's (sort value, `_id`) (`mark`, app/keyset.py). `then`: the direction (1, -1)
+    of a second order key, which orders the sources sharing the first (then `_id` in the same
+    direction) instead of `_id` in the first key's direction: by date, the node's position; by
+    position, the date (`runs`: the entry fields of the first key and of the second)."""
+
+    name: str
+    key: Callable[[Entry], Any]
+    mark: Callable[[tuple[Any, int]], Any]
+    then: int | None = None
+    runs: tuple[int, int] | None = None
+
+    @property
+    def stored_descending(self) -> bool:
+        return LISTING_ORDERS[self.name]
+
+    def forward(self, descending: bool) -> bool:
+        """Whether a request in this direction reads the chunks in their stored order."""
+        return descending == self.stored_descending
+
+
+# a preview cursor after an undated source carries no date (app/keyset.py): UNDATED in the listing
+DATE = Order(
+    "date", key=lambda e: e[:2], mark=lambda after: (_dated(after[0]), after[1]), runs=(0, 3)
+)
+# the default order's cursor value is the `_id` itself (app.keyset.decode checks it)
+DEFAULT = Order("id", key=lambda e: e[1], mark=lambda after: after[1])
+POSITION = Order("position", key=lambda e: (e[3], e[1]), mark=lambda after: after, runs=(3, 0))
+BY_FIELD = {"published_at": DATE, "node.position": POSITION}
+BY_NAME = {order.name: order for order in (DATE, DEFAULT, POSITION)}
+
+
+def read_missing(
+    generation: Generation, chunks: dict[str, dict[str, Any] | None], chunk_ids: list[str]
+) -> None:
+    """Reads the chunks not read yet in one read (None: the chunk does not exist)."""
+    missing = list(dict.fromkeys(c for c in chunk_ids if c not in chunks))
+    if missing:
+        found = generation.listing_chunks(missing)
+        chunks.update({chunk_id: found.get(chunk_id) for chunk_id in missing})
+
+
+def span_order(scope: Scope) -> Order | None:
+    """The order of the listing in which a scope's span is contiguous (None: no span); that of
+    positions for any of several (Scope.spans)."""
+    if scope.spans:
+        return POSITION
+    return None if scope.span is None else BY_NAME[scope.span.order]
+
+
+def per_range(scope: Scope) -> list[Scope]:
+    """A scope of any of several ranges of positions (Scope.spans) as one scope per range,
+    ascending; any other, itself."""
+    return [replace(scope, span=span, spans=()) for span in scope.spans] or [scope]
+
+
+def chunks_needed(
+    chunks: dict[str, dict[str, Any] | None],
+    numbers: dict[Key, list[int]],
+    order: Order,
+    needed: int,
+    *,
+    whole_chunk: bool = False,
+    backwards: bool = False,
+) -> int:
+    """How many chunks of each listing to read from where a walk starts so that they hold
+    `needed` entries (`whole_chunk`: at least `size`, as many as a chunk holds), from chunk 0 of
+    its listings (the keys of `numbers`, in `chunks`): the shortest head of a listing of several
+    chunks, then chunks of its `size`; one more `backwards`, where the walk starts at the last
+    chunk, which may hold one entry. Each listing of a page is read so far, though the page may
+    take its entries from one. A walk keeping fewer (entries denied or left out, a walk starting
+    inside a chunk) reads on, a chunk at a time."""
+    heads = [chunks.get(listing_chunk_id(key, 0, order.name)) for key in numbers]
+    several = [h for h in heads if h is not None and h["chunks"] > 1]
+    if not several:
+        return 1
+    head = min(len(h["ids"]) for h in several)
+    size = min(h["size"] for h in several)
+    beyond = max(needed, size if whole_chunk else 0) - head
+    return 1 + max(0, -(-beyond // size)) + backwards
+
+
+def just_past(key: Any, descending: bool) -> Bound:
+    """An exclusive mark just past `key` in reading order (keys end with the source's `_id`)."""
+    shift = -0.5 if descending else 0.5
+    return key[:-1] + (key[-1] + shift,) if isinstance(key, tuple) else key + shift
+
+
+def window(
+    scope: Scope,
+    visibility: Visibility,
+    order: Order,
+    descending: bool,
+    after: tuple[Any, int] | None = None,
+) -> tuple[Bound | None, Bound | None]:
+    """Where a request's entries start and stop in reading order, both excluded (None: the end
+    of the listing): its span, in the span's own order (a span of dates, which no undated source
+    is in, by date; one of positions by position), now (in the date order the rest is to come,
+    outside preview) and the cursor's `after`."""
+    span = scope.span if scope.span is not None and scope.span.order == order.name else None
+    lower, upper = (span.lower, span.upper) if span else (None, None)
+    if span is not None and order.name == DATE.name:
+        lower = max(lower or (UNDATED, INF), (UNDATED, INF))
+    if order.name == DATE.name and not visibility.preview:
+        upper = least_of(upper, (visibility.now, INF))
+    if after is not None:
+        mark = order.mark(after)
+        if descending:
+            upper = least_of(upper, mark)
+        else:
+            lower = mark if lower is None else max(lower, mark)
+    return (upper, lower) if descending else (lower, upper)
+
+
+def between(key: Any, lower: Bound | None, upper: Bound | None) -> bool:
+    """Whether a key lies strictly between two marks (None: unbounded)."""
+    return (lower is None or key > lower) and (upper is None or key < upper)
+
+
+def least_of(bound: Bound | None, other: Bound) -> Bound:
+    return other if bound is None else min(bound, other)
+
+
+def kept_entries(
+    generation: Generation,
+    scope: Scope,
+    visibility: Visibility,
+    chunks: dict[str, dict[str, Any] | None],
+    order: Order,
+    descending: bool,
+    start: Bound | None = None,
+    stop: Bound | None = None,
+    needed: int = 1,
+) -> Iterator[Entry]:
+    """The entries a request may list (`_listed`): published (any, in preview), in realms it may
+    see, not left out by id (Scope.left: `needed` counts them, so that the chunks read up front
+    hold the page however many of them it passes)."""
+    listed = _listed(generation, scope, visibility, chunks, order, descending, start, stop,
+                     needed + len(scope.left))  # fmt: skip
+    preview = visibility.preview
+    return (
+        e
+        for e in listed
+        if (preview or e[0] <= visibility.now) and scope.keeps(e[1], e[2], e[4], e[5], e[6])
+    )
+
+
+def _listed(
+    generation: Generation,
+    scope: Scope,
+    visibility: Visibility,
+    chunks: dict[str, dict[str, Any] | None],
+    order: Order,
+    descending: bool,
+    start: Bound | None = None,
+    stop: Bound | None = None,
+    needed: int = 1,
+) -> Iterator[Entry]:
+    """The entries of a scope's listings (types, translations) merged in reading order, strictly
+    between `start` and `stop` (`window`). `chunks` holds each listing's chunk 0 (its `starts`
+    name the chunk where `start` lies); the first chunks to read of each listing, as many as hold
+    the `needed` entries a request takes (`chunks_needed`), are read with the others' in one read
+    (reading backwards: the last chunks), any further one when reached."""
+    listed_keys = [listings_for(scope, visibility, role) for role in scope.groups if role.listed]
+    taken_keys = [listings_for(scope, visibility, role) for role in scope.groups if role.taken]
+    orders = chunk_numbers(scope, visibility, chunks, order, descending, start, stop)
+    forward = order.forward(descending)
+    reach = chunks_needed(chunks, orders, order, needed, backwards=not forward)
+    read_missing(generation, chunks, first_chunks(orders, order, reach))
+
+    def read(key: Key) -> Iterator[Entry]:
+        return listing_entries(generation, chunks, key, orders[key], order.name, forward)
+
+    def listed(firsts: list[Key], *others: list[Key]) -> list[Iterator[Entry]]:
+        """Each listing, with the other tags' (a second, a third) of the same type and
+        translation if any."""
+        streams = [read(key) for key in firsts]
+        for other in others:
+            if other:
+                streams = [
+                    _union(stream, read(key), order, descending)
+                    for stream, key in zip(streams, other, strict=True)
+                ]
+        return streams
+
+    streams = listed(*listed_keys)
+    if taken_keys:  # each listing less its entries in the listings of what it leaves out
+        streams = [
+            _less(stream, taken, order, descending)
+            for stream, taken in zip(streams, listed(*taken_keys), strict=True)
+        ]
+    merged: Iterator[Entry] = heapq.merge(*streams, key=order.key, reverse=descending)
+    if descending:
+        if start is not None:
+            merged = itertools.dropwhile(lambda e: order.key(e) >= start, merged)
+        if stop is not None:
+            merged = itertools.takewhile(lambda e: order.key(e) > stop, merged)
+    else:
+        if start is not None:
+            merged = itertools.dropwhile(lambda e: order.key(e) <= start, merged)
+        if stop is not None:
+            merged = itertools.takewhile(lambda e: order.key(e) < stop, merged)
+    return merged
+
+
+def chunk_numbers(
+    scope: Scope,
+    visibility: Visibility,
+    chunks: dict[str, dict[str, Any] | None],
+    order: Order,
+    descending: bool,
+    start: Bound | None,
+    stop: Bound | None,
+) -> dict[Key, list[int]]:
+    """The chunk numbers to read of each listing of a scope's groups that `_listed` merges, in
+    reading order (`_numbers`), from their chunk 0 in `chunks`."""
+    return {
+        key: _numbers(
+            chunks.get(listing_chunk_id(key, 0, order.name)), order, descending, start, stop
+        )
+        for role in scope.groups
+        if role.walked
+        for key in listings_for(scope, visibility, role)
+    }
+
+
+def first_chunks(numbers: dict[Key, list[int]], order: Order, reach: int | None = 1) -> list[str]:
+    """The first `reach` chunks to read of each listing (None: all of them)."""
+    return [
+        listing_chunk_id(key, number, order.name)
+        for key, found in numbers.items()
+        for number in found[:reach]
+    ]
+
+
+def runs_sorted(entries: Iterator[Entry], order: Order) -> Iterator[Entry]:
+    """Entries in `order` with the sources sharing its value (contiguous) sorted by the second
+    order key then `_id` in `order.then`'s direction, as a sort on (first, second, _id) does: a
+    run is read whole before it is given. By date then position, a run is the sources of one
+    date (few: sources rarely share a date); by position then date, the sources of one position
+    (one per parent and translation at most: few under one parent or a listed one, many across
+    a site of many small parents, as many as the index would sort)."""
+    assert order.runs is not None and order.then is not None
+    first, second = order.runs
+    for _, run in itertools.groupby(entries, key=lambda e: e[first]):
+        yield from sorted(run, key=lambda e: (e[second], e[1]), reverse=order.then < 0)
+
+
+def listings_for(scope: Scope, visibility: Visibility, role: Role | TagSet) -> list[Key]:
+    """The listings of a scope's group of `role` in the request's class (Scope.listings)."""
+    return scope.listings(role, visibility.preview)
+
+
+def listing_chunk_id(key: Key, number: int, order: str) -> str:
+    node_type, locale, group, preview = key
+    return listing_id(node_type, locale, group, number, order, preview=preview)
+
+
+def tally_doc_id(key: Key) -> str:
+    node_type, locale, group, preview = key
+    return tally_id(node_type, locale, group, preview=preview)
+
+
+def head_ids(
+    scope: Scope, visibility: Visibility, order: Order, *, counting: bool = False
+) -> list[str]:
+    """The `_id` of chunk 0 of each listing of the scope's groups (Scope.groups) in `order`, of
+    the request's class, that a page walks; `counting`: of every group, the overlaps too (by date:
+    what counts the sources still to come, `listings.page`; for a group with a calendar only, the
+    listings of a listed subset of its tags: Scope.listed_within), each once."""
+    roles = [role for role in scope.groups if role.walked or counting]
+    keys = [key for role in roles for key in scope.listed_within(role, visibility.preview)]
+    return list(dict.fromkeys(listing_chunk_id(key, 0, order.name) for key in keys))
+
+
+def _union(
+    entries: Iterator[Entry], others: Iterator[Entry], order: Order, descending: bool
+) -> Iterator[Entry]:
+    """Two listings merged in reading order, an entry in both once (it has the same key in
+    both, so the two copies come together)."""
+    last = None
+    for entry in heapq.merge(entries, others, key=order.key, reverse=descending):
+        if entry[1] != last:
+            yield entry
+        last = entry[1]
+
+
+def _less(
+    entries: Iterator[Entry], taken: Iterator[Entry], order: Order, descending: bool
+) -> Iterator[Entry]:
+    """The entries of a listing that are not in `taken`, a listing of a subset of its sources in
+    the same reading order (which may start earlier): both are walked once, side by side."""
+
+    def before(one: Entry, other: Entry) -> bool:  # earlier in reading order (keys are unique)
+        first, second = order.key(one), order.key(other)
+        return first > second if descending else first < second
+
+    next_taken = next(taken, None)
+    for entry in entries:
+        while next_taken is not None and before(next_taken, entry):
+            next_taken = next(taken, None)
+        if next_taken is not None and next_taken[1] == entry[1]:
+            next_taken = next(taken, None)
+            continue
+        yield entry
+
+
+def _dated(moment: Any) -> Any:
+    """A listing's published_at as its order compares it (an undated source: UNDATED)."""
+    return UNDATED if moment is None else moment
+
+
+def _numbers(
+    head: dict[str, Any] | None,
+    order: Order,
+    descending: bool,
+    start: Bound | None = None,
+    stop: Bound | None = None,
+) -> list[int]:
+    """Chunk numbers of a listing in reading order (none: the scope has no source), from the
+    chunk that holds the first entry past `start` (`starts`: each chunk's first entry) and, read
+    forward, to the last chunk that starts before `stop` (the next one holds none to keep)."""
+    count = head["chunks"] if head is not None else 0
+    forward = order.forward(descending)
+    if head is None or (start is None and (stop is None or not forward)):
+        return list(range(count)) if forward else list(range(count - 1, -1, -1))
+    firsts = head["starts"]
+    positions = firsts.get("positions") or [None] * len(firsts["ids"])
+    starts = [
+        order.key((_dated(moment), source_id, [], position, True, False))
+        for moment, source_id, position in zip(firsts["published_at"], firsts["ids"], positions,
+                                                strict=True)
+    ]  # fmt: skip
+
+    def before(first: Any, mark: Bound) -> bool:  # strictly before `mark` in the stored order
+        return first > mark if order.stored_descending else first < mark
+
+    if forward:  # from the last chunk starting at or before `start`
+        at = [n for n, first in enumerate(starts) if start is not None and not before(start, first)]
+        ends = [n for n, first in enumerate(starts) if stop is not None and not before(first, stop)]
+        return list(range(at[-1] if at else 0, ends[0] if ends else count))
+    earlier = [n for n, first in enumerate(starts) if before(first, start)]
+    return list(range(earlier[-1], -1, -1)) if earlier else []
+
+
+def listing_entries(
+    generation: Generation,
+    chunks: dict[str, dict[str, Any] | None],
+    key: Key,
+    numbers: list[int],
+    order: str,
+    forward: bool,
+) -> Iterator[Entry]:
+    """The entries of one listing in reading order; a chunk not read yet is read when reached,
+    and kept in `chunks` (a walk of the same listing again does not read it again)."""
+    for number in numbers:
+        chunk_id = listing_chunk_id(key, number, order)
+        read_missing(generation, chunks, [chunk_id])
+        chunk = chunks[chunk_id]
+        if chunk is None:  # not written: the listing ends here
+            return
+        positions = chunk.get("positions") or [None] * len(chunk["ids"])
+        entries = list(
+            zip(map(_dated, chunk["published_at"]), chunk["ids"], _realms(chunk), positions,
+                _visible(chunk), _blocks(chunk), _no_index(chunk), strict=True)
+        )  # fmt: skip
+        yield from (entries if forward else reversed(entries))
+
+
+def scheduled_ids(
+    heads: list[dict[str, Any] | None], scope: Scope, visibility: Visibility
+) -> list[int] | None:
+    """The ids of the allowed entries still to come (published_at > now), found in the first
+    chunks of the date listings when they hold all of them (they lead them); None when a first
+    chunk is all to come and more chunks follow."""
+    found: list[int] = []
+    for head in heads:
+        if head is None:
+            continue
+        dates = head["published_at"]
+        if head["chunks"] > 1 and dates and dates[-1] > visibility.now:
+            return None
+        found += [
+            source_id
+            for moment, source_id, realms, visible, block, no_index in zip(
+                dates,
+                head["ids"],
+                _realms(head),
+                _visible(head),
+                _blocks(head),
+                _no_index(head),
+                strict=True,
+            )
+            if moment > visibility.now and scope.keeps(source_id, realms, visible, block, no_index)
+        ]
+    return found
+
+
+def _realms(chunk: dict[str, Any]) -> list[list[int]]:
+    """The realm ids of each entry of a chunk (stored only for the entries that have some)."""
+    realms: list[list[int]] = [[]] * len(chunk["ids"])
+    for entry in chunk["realms"]:
+        realms[entry["at"]] = entry["ids"]
+    return realms
+
+
+def _blocks(chunk: dict[str, Any]) -> list[bool]:
+    """Whether each entry is a block (a source that is not reachable) in a realm: stored with
+    its realms (a hiding realm hides it)."""
+    blocks = [False] * len(chunk["ids"])
+    for entry in chunk["realms"]:
+        blocks[entry["at"]] = entry["block"]
+    return blocks
+
+
+def _marked(chunk: dict[str, Any], field: str) -> list[bool]:
+    """Whether each entry of a chunk is at one of the positions stored in `field`."""
+    marked = [False] * len(chunk["ids"])
+    for at in chunk[field]:
+        marked[at] = True
+    return marked
+
+
+def _visible(chunk: dict[str, Any]) -> list[bool]:
+    """Whether each entry's node is visible (the hidden ones are stored)."""
+    return [not hidden for hidden in _marked(chunk, "hidden")]
+
+
+def _no_index(chunk: dict[str, Any]) -> list[bool]:
+    """Whether each entry's source is not to be indexed (those are stored)."""
+    return _marked(chunk, "no_index")
