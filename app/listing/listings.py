@@ -29,7 +29,7 @@ from app.listing import calendar, totals, walk
 from app.listing.params import Page
 from app.listing.scopes import INF, Role, Scope
 from app.listing.tag_conditions import TagSet
-from app.listing.walk import BY_FIELD, DATE, DEFAULT, POSITION, Entry, Order
+from app.listing.walk import BY_FIELD, DATE, DEFAULT, POSITION, Entry, Order, Reads
 from app.publication import Visibility
 from app.query_plan import month_span
 from app.store import Generation
@@ -73,22 +73,22 @@ def page(
     if scope.void:
         return [], 0
     heads = _first_read(scope, visibility, order)
-    chunks: dict[str, dict[str, Any] | None] = {}
+    reads = Reads(generation, visibility)
     if walk.span_order(scope) is POSITION:
-        walk.read_missing(generation, chunks, [*heads, *totals.tally_ids(scope, visibility)])
-        total = totals.position_total(generation, scope, visibility, chunks)
-        return _page(generation, scope, visibility, chunks, page_, order, descending, total)
+        reads.read_missing([*heads, *totals.tally_ids(scope, visibility)])
+        total = totals.position_total(reads, scope)
+        return _page(reads, scope, page_, order, descending, total)
     dated = walk.head_ids(scope, visibility, DATE, counting=True)
     found = calendar.read(generation, scope, visibility)
     to_come = scope.span is None and calendar.to_come(found, scope, visibility)
-    walk.read_missing(generation, chunks, [*heads, *(dated if to_come else [])])
+    reads.read_missing([*heads, *(dated if to_come else [])])
 
     def scheduled() -> int:  # plus a second tag's, less the pair's and those left out...
         counted = [role for role in scope.groups if role.sign]  # not those only walked
         ahead: dict[Role | TagSet, list[int]] = {}
         for role in counted:
             keys = scope.listed_within(role, visibility.preview)
-            firsts = [chunks.get(walk.listing_chunk_id(key, 0, DATE.name)) for key in keys]
+            firsts = [reads.get(walk.listing_chunk_id(key, 0, DATE.name)) for key in keys]
             found = walk.scheduled_ids(firsts, scope, visibility)
             if found is None:
                 return count_scheduled()
@@ -102,29 +102,21 @@ def page(
         return sum(role.sign * len(ahead[role]) for role in counted)
 
     if scope.span is not None:
-        total = totals.span_total(generation, found, scope, visibility, chunks)
+        total = totals.span_total(reads, found, scope)
     else:
         total = calendar.total(found, scope, visibility, scheduled)
-    return _page(generation, scope, visibility, chunks, page_, order, descending, total)
+    return _page(reads, scope, page_, order, descending, total)
 
 
 def _page(
-    generation: Generation,
-    scope: Scope,
-    visibility: Visibility,
-    chunks: dict[str, dict[str, Any] | None],
-    page_: Page,
-    order: Order,
-    descending: bool,
-    total: int,
+    reads: Reads, scope: Scope, page_: Page, order: Order, descending: bool, total: int
 ) -> tuple[list[dict[str, Any]], int]:
     """The page's sources (none past the total), read by `_id` in order, and the total."""
     if page_.skip >= total or page_.size == 0:
         return [], total
-    kept = _ordered(generation, scope, visibility, chunks, order, descending,
-                    needed=page_.skip + page_.size)  # fmt: skip
+    kept = _ordered(reads, scope, order, descending, needed=page_.skip + page_.size)
     ids = [e[1] for e in itertools.islice(kept, page_.skip, page_.skip + page_.size)]
-    return generation.listed_in_order(ids, visibility), total
+    return reads.generation.listed_in_order(ids, reads.visibility), total
 
 
 def months(generation: Generation, scope: Scope, visibility: Visibility) -> list[str]:
@@ -132,17 +124,16 @@ def months(generation: Generation, scope: Scope, visibility: Visibility) -> list
     (calendar.months): from its calendar, or, for a month whose calendar knows only bounds (a
     scope leaving sources out), from that month's entries in the date listing, newest first from
     now or the month's end, to the first one kept."""
-    chunks: dict[str, dict[str, Any] | None] = {}
+    reads = Reads(generation, visibility)
     found = calendar.read(generation, scope, visibility)
     # its dates are bounds only if sources were taken away (Scope.exact_dates)
     told = scope if scope.found_left(visibility.preview) else replace(scope, left=())
 
     def published_in(month: str) -> bool:
         start, end = month_span(month)
-        walk.read_missing(generation, chunks, walk.head_ids(scope, visibility, DATE))
+        reads.read_missing(walk.head_ids(scope, visibility, DATE))
         newest = min((end, -INF), (visibility.now, INF))
-        entries = walk.kept_entries(generation, scope, visibility, chunks, DATE, True, newest,
-                                    (start, -INF))  # fmt: skip
+        entries = walk.kept_entries(reads, scope, DATE, True, newest, (start, -INF))
         return next(entries, None) is not None
 
     return calendar.months(found, told, visibility, published_in)
@@ -166,9 +157,9 @@ def cursor_page(
     `_ordered` reads (a narrow one, its entries, again for each page)."""
     if scope.void:
         return []
-    chunks: dict[str, dict[str, Any] | None] = {}
-    walk.read_missing(generation, chunks, _first_read(scope, visibility, order))
-    kept = _ordered(generation, scope, visibility, chunks, order, descending, limit, after)
+    reads = Reads(generation, visibility)
+    reads.read_missing(_first_read(scope, visibility, order))
+    kept = _ordered(reads, scope, order, descending, limit, after)
     ids = [e[1] for e in itertools.islice(kept, limit)]
     return generation.listed_in_order(ids, visibility)
 
@@ -184,10 +175,8 @@ def _first_read(scope: Scope, visibility: Visibility, order: Order) -> list[str]
 
 
 def _ordered(
-    generation: Generation,
+    reads: Reads,
     scope: Scope,
-    visibility: Visibility,
-    chunks: dict[str, dict[str, Any] | None],
     order: Order,
     descending: bool,
     needed: int,
@@ -206,18 +195,15 @@ def _ordered(
     follow each other (`_one_after_another`)."""
     spanned = walk.span_order(scope)
     if scope.spans and order.name == POSITION.name:
-        return _one_after_another(generation, scope, visibility, chunks, order, descending,
-                                  needed, after)  # fmt: skip
+        return _one_after_another(reads, scope, order, descending, needed, after)
     if spanned is None or order.name == spanned.name:
-        start, stop = walk.window(scope, visibility, order, descending, after)
-        kept = walk.kept_entries(
-            generation, scope, visibility, chunks, order, descending, start, stop, needed
-        )
+        start, stop = walk.window(scope, reads.visibility, order, descending, after)
+        kept = walk.kept_entries(reads, scope, order, descending, start, stop, needed)
         return kept if order.then is None else walk.runs_sorted(kept, order)
-    walked = _span_walked(generation, scope, visibility, chunks, order, descending, needed, after)
+    walked = _span_walked(reads, scope, order, descending, needed, after)
     if walked is not None:
         return iter(walked)
-    span = _span_read(generation, scope, visibility, chunks, spanned)
+    span = _span_read(reads, scope, spanned)
     kept = iter(sorted(span, key=order.key, reverse=descending))
     if after is not None:
         mark = order.mark(after)
@@ -227,47 +213,33 @@ def _ordered(
     return kept if order.then is None else walk.runs_sorted(kept, order)
 
 
-def _span_read(
-    generation: Generation,
-    scope: Scope,
-    visibility: Visibility,
-    chunks: dict[str, dict[str, Any] | None],
-    spanned: Order,
-) -> list[Entry]:
+def _span_read(reads: Reads, scope: Scope, spanned: Order) -> list[Entry]:
     """The entries a request lists of its span (of each of its ranges of positions:
     `walk.per_range`), from the listings of the span's own order, their chunks in one read."""
     stored = spanned.stored_descending
-    walk.read_missing(generation, chunks, _span_chunks(scope, visibility, chunks, spanned, None))
+    reads.read_missing(_span_chunks(reads, scope, spanned, None))
     found: list[Entry] = []
     for part in walk.per_range(scope):
-        bounds = walk.window(part, visibility, spanned, stored)
-        found += walk.kept_entries(generation, part, visibility, chunks, spanned, stored, *bounds)
+        bounds = walk.window(part, reads.visibility, spanned, stored)
+        found += walk.kept_entries(reads, part, spanned, stored, *bounds)
     return found
 
 
-def _span_chunks(
-    scope: Scope,
-    visibility: Visibility,
-    chunks: dict[str, dict[str, Any] | None],
-    spanned: Order,
-    reach: int | None,
-) -> list[str]:
+def _span_chunks(reads: Reads, scope: Scope, spanned: Order, reach: int | None) -> list[str]:
     """The chunks of the span's own order's listings where each of its ranges lies
     (`walk.per_range`), the first `reach` from where each starts (None: all of them)."""
     stored = spanned.stored_descending
     found = []
     for part in walk.per_range(scope):
-        start, stop = walk.window(part, visibility, spanned, stored)
-        numbers = walk.chunk_numbers(part, visibility, chunks, spanned, stored, start, stop)
+        start, stop = walk.window(part, reads.visibility, spanned, stored)
+        numbers = walk.chunk_numbers(reads, part, spanned, stored, start, stop)
         found += walk.first_chunks(numbers, spanned, reach)
     return found
 
 
 def _one_after_another(
-    generation: Generation,
+    reads: Reads,
     scope: Scope,
-    visibility: Visibility,
-    chunks: dict[str, dict[str, Any] | None],
     order: Order,
     descending: bool,
     needed: int,
@@ -276,19 +248,17 @@ def _one_after_another(
     """The entries of any of several ranges of positions (Scope.spans: disjoint, ascending) by
     position: each range's, in the page's direction, a range walked (`_ordered`) only when the
     page reaches it; the chunk where each starts is read first, all in one read."""
-    walk.read_missing(generation, chunks, _span_chunks(scope, visibility, chunks, POSITION, 1))
+    reads.read_missing(_span_chunks(reads, scope, POSITION, 1))
     parts = walk.per_range(scope)
     return itertools.chain.from_iterable(
-        _ordered(generation, part, visibility, chunks, order, descending, needed, after)
+        _ordered(reads, part, order, descending, needed, after)
         for part in (reversed(parts) if descending else parts)
     )
 
 
 def _span_walked(
-    generation: Generation,
+    reads: Reads,
     scope: Scope,
-    visibility: Visibility,
-    chunks: dict[str, dict[str, Any] | None],
     order: Order,
     descending: bool,
     needed: int,
@@ -304,20 +274,20 @@ def _span_walked(
     if order.then is not None:
         return None
     whole = replace(scope, span=None, spans=())
-    start, stop = walk.window(whole, visibility, order, descending, after)
-    numbers = walk.chunk_numbers(whole, visibility, chunks, order, descending, start, stop)
+    start, stop = walk.window(whole, reads.visibility, order, descending, after)
+    numbers = walk.chunk_numbers(reads, whole, order, descending, start, stop)
     forward = order.forward(descending)
     spanned = walk.span_order(scope)
     assert spanned is not None
-    bounds = [walk.window(part, visibility, spanned, False) for part in walk.per_range(scope)]
+    bounds = [walk.window(p, reads.visibility, spanned, False) for p in walk.per_range(scope)]
 
     def walked(reach: int) -> tuple[list[Entry], bool]:
         """The span's entries in `reach` chunks of each listing (read in one read), and whether
         a listing goes on past them."""
-        walk.read_missing(generation, chunks, walk.first_chunks(numbers, order, reach))
+        reads.read_missing(walk.first_chunks(numbers, order, reach))
         ends = [  # the last entry of each listing's reach, of a listing that goes on past it
-            order.key(next(walk.listing_entries(generation, chunks, key,
-                                                found[reach - 1 : reach], order.name, not forward)))
+            order.key(next(walk.listing_entries(reads, key, found[reach - 1 : reach], order.name,
+                                                not forward)))
             for key, found in numbers.items()
             if len(found) > reach
         ]  # fmt: skip
@@ -325,17 +295,14 @@ def _span_walked(
         if ends:  # no further than the nearest of them in reading order, that one included
             mark = walk.just_past(max(ends) if descending else min(ends), descending)
             last = mark if stop is None else (max if descending else min)(stop, mark)
-        kept = walk.kept_entries(
-            generation, whole, visibility, chunks, order, descending, start, last
-        )
+        kept = walk.kept_entries(reads, whole, order, descending, start, last)
         in_span = [e for e in kept if any(walk.between(spanned.key(e), *b) for b in bounds)]
         return in_span, bool(ends)
 
-    reach = walk.chunks_needed(chunks, numbers, order, needed, backwards=not forward)
+    reach = walk.chunks_needed(reads, numbers, order, needed, backwards=not forward)
     in_span, goes_on = walked(reach)
-    wider = walk.chunks_needed(
-        chunks, numbers, order, needed, whole_chunk=True, backwards=not forward
-    )
+    wider = walk.chunks_needed(reads, numbers, order, needed, whole_chunk=True,
+                               backwards=not forward)  # fmt: skip
     if len(in_span) < needed and goes_on and wider > reach:
         in_span, goes_on = walked(wider)
     return in_span if len(in_span) >= needed or not goes_on else None

@@ -12,24 +12,17 @@ from typing import Any
 
 from app.listing import walk
 from app.listing.scopes import INF, Scope
-from app.listing.walk import DATE, POSITION, Bound, Key
+from app.listing.walk import DATE, POSITION, Bound, Key, Reads
 from app.publication import Visibility
-from app.store import Generation
 
 
-def span_total(
-    generation: Generation,
-    found: dict[str, Any],
-    scope: Scope,
-    visibility: Visibility,
-    chunks: dict[str, dict[str, Any] | None],
-) -> int:
+def span_total(reads: Reads, found: dict[str, Any], scope: Scope) -> int:
     """The sources of a span of dates the request may see. A month whose calendar groups (its
     sources of one realm set, with their first and last date) lie wholly inside or outside the
     span is counted from the calendar; a month where a group straddles a bound of the span or
     now (at most the months of the two bounds and of now) is counted from its entries in the
     date listing, where they are contiguous: the reads follow the span's edges, not the site."""
-    lower, upper = walk.window(scope, visibility, DATE, descending=False)
+    lower, upper = walk.window(scope, reads.visibility, DATE, descending=False)
     counted = 0
     for month in found["months"]:
         allowed = [g for g in month["groups"] if scope.allows(g)]
@@ -42,7 +35,7 @@ def span_total(
         most = (max(g["last"] for g in month["groups"]), INF)
         start = walk.least_of(upper, most)
         stop = least if lower is None else max(lower, least)
-        kept = walk.kept_entries(generation, scope, visibility, chunks, DATE, True, start, stop)
+        kept = walk.kept_entries(reads, scope, DATE, True, start, stop)
         counted += sum(1 for _ in kept)
     return counted
 
@@ -54,25 +47,21 @@ def tally_ids(scope: Scope, visibility: Visibility) -> list[str]:
         key
         for role in scope.groups
         if role.sign
-        for key in walk.listings_for(scope, visibility, role)
+        for key in scope.listings(role, visibility.preview)
     ]
     return list(dict.fromkeys(walk.tally_doc_id(key) for key in keys))
 
 
-def position_total(
-    generation: Generation,
-    scope: Scope,
-    visibility: Visibility,
-    chunks: dict[str, dict[str, Any] | None],
-) -> int:
+def position_total(reads: Reads, scope: Scope) -> int:
     """The sources of a span of positions the request may see, from the tallies of its groups'
-    position listings (in `chunks`), combined by sign (Role.sign) as the calendars are: a chunk
+    position listings (read already), combined by sign (Role.sign) as the calendars are: a chunk
     wholly inside the span whose allowed groups hold nothing still to come (their last
     published_at is past; any, in preview) is counted from its tally, less the sources left out
     by id that it holds (`_left_between`), one wholly outside not at all, and the others (at most
     the two across the span's bounds, and those holding a source scheduled ahead) from their
     entries, read in one read. So the reads are the tallies and the chunks of the span's edges,
     not the span."""
+    visibility = reads.visibility
     across: list[tuple[int, Key, int, Bound | None, Bound | None]] = []  # from entries
     counted = 0
     # any of several ranges (Scope.spans): each (disjoint), in the same reads
@@ -80,8 +69,8 @@ def position_total(
         walk.window(part, visibility, POSITION, descending=False) for part in walk.per_range(scope)
     ]
     for role in [role for role in scope.groups if role.sign]:  # not those only walked
-        for key in walk.listings_for(scope, visibility, role):
-            tally = chunks.get(walk.tally_doc_id(key))
+        for key in scope.listings(role, visibility.preview):
+            tally = reads.get(walk.tally_doc_id(key))
             for number, chunk in enumerate(tally["chunks"] if tally else ()):
                 allowed = [g for g in chunk["groups"] if scope.allows(g)]
                 if not allowed:
@@ -103,11 +92,9 @@ def position_total(
                     else:
                         across.append((role.sign, key, number, lower, upper))
     edges = [walk.listing_chunk_id(key, number, POSITION.name) for _, key, number, *_ in across]
-    walk.read_missing(generation, chunks, edges)
+    reads.read_missing(edges)
     for sign, key, number, lower, upper in across:
-        entries = walk.listing_entries(
-            generation, chunks, key, [number], POSITION.name, forward=True
-        )
+        entries = walk.listing_entries(reads, key, [number], POSITION.name, forward=True)
         counted += sign * sum(
             1
             for e in entries

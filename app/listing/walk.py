@@ -7,9 +7,10 @@ date, by position, or by `_id`); its chunk 0 names the first entry of every chun
 `chunk_numbers` tells which chunks hold a window of keys (`window`: a span, now, a cursor) and
 `chunks_needed` how many of them hold a page. `kept_entries` merges a scope's listings in
 reading order (a second or third tag's side by side, an entry in several once: `_union`; what
-the scope leaves out dropped: `_less`), reading a chunk only when it is reached (`read_missing`,
-one read for all of those known up front), and keeps the entries the request may see: published
-(any, in preview), in realms it may see, not left out by id.
+the scope leaves out dropped: `_less`), reading a chunk only when it is reached, and keeps the
+entries the request may see: published (any, in preview), in realms it may see, not left out by
+id. What a request has read is its `Reads` (the chunks by `_id`, each read once; those known up
+front in one read: `Reads.read_missing`), passed from function to function.
 """
 
 from __future__ import annotations
@@ -17,11 +18,10 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from app.listing.scopes import INF, Role, Scope
-from app.listing.tag_conditions import TagSet
+from app.listing.scopes import INF, Scope
 from app.membership import Listing
 from app.publication import Visibility
 from app.query_plan import LISTING_ORDERS, UNDATED, listing_id, tally_id
@@ -33,6 +33,30 @@ Entry = tuple[Any, int, list[int], int | None, bool, bool, bool]
 # (type or ALL_TYPES, translation, group, preview class): one listing
 Key = Listing
 Bound = Any  # a mark in an order's key space (Order.key), exclusive
+# a listing chunk or tally as stored (app/fixture/listings.py)
+Chunk = dict[str, Any]
+
+
+@dataclass
+class Reads:
+    """What one request reads of the listings: from `generation`, for `visibility` (its class
+    and now), each chunk once, kept by `_id` in `chunks` (None: no such chunk, the listing ends
+    before it), so that a walk of the same listing again reads nothing."""
+
+    generation: Generation
+    visibility: Visibility
+    chunks: dict[str, Chunk | None] = field(default_factory=dict)
+
+    def read_missing(self, chunk_ids: list[str]) -> None:
+        """Reads the chunks not read yet, in one read."""
+        missing = list(dict.fromkeys(c for c in chunk_ids if c not in self.chunks))
+        if missing:
+            found = self.generation.listing_chunks(missing)
+            self.chunks.update({chunk_id: found.get(chunk_id) for chunk_id in missing})
+
+    def get(self, chunk_id: str) -> Chunk | None:
+        """A chunk read already (None: not read, or no such chunk)."""
+        return self.chunks.get(chunk_id)
 
 
 @dataclass(frozen=True)
@@ -70,16 +94,6 @@ BY_FIELD = {"published_at": DATE, "node.position": POSITION}
 BY_NAME = {order.name: order for order in (DATE, DEFAULT, POSITION)}
 
 
-def read_missing(
-    generation: Generation, chunks: dict[str, dict[str, Any] | None], chunk_ids: list[str]
-) -> None:
-    """Reads the chunks not read yet in one read (None: the chunk does not exist)."""
-    missing = list(dict.fromkeys(c for c in chunk_ids if c not in chunks))
-    if missing:
-        found = generation.listing_chunks(missing)
-        chunks.update({chunk_id: found.get(chunk_id) for chunk_id in missing})
-
-
 def span_order(scope: Scope) -> Order | None:
     """The order of the listing in which a scope's span is contiguous (None: no span); that of
     positions for any of several (Scope.spans)."""
@@ -95,7 +109,7 @@ def per_range(scope: Scope) -> list[Scope]:
 
 
 def chunks_needed(
-    chunks: dict[str, dict[str, Any] | None],
+    reads: Reads,
     numbers: dict[Key, list[int]],
     order: Order,
     needed: int,
@@ -105,12 +119,12 @@ def chunks_needed(
 ) -> int:
     """How many chunks of each listing to read from where a walk starts so that they hold
     `needed` entries (`whole_chunk`: at least `size`, as many as a chunk holds), from chunk 0 of
-    its listings (the keys of `numbers`, in `chunks`): the shortest head of a listing of several
+    its listings (the keys of `numbers`, read already): the shortest head of a listing of several
     chunks, then chunks of its `size`; one more `backwards`, where the walk starts at the last
     chunk, which may hold one entry. Each listing of a page is read so far, though the page may
     take its entries from one. A walk keeping fewer (entries denied or left out, a walk starting
     inside a chunk) reads on, a chunk at a time."""
-    heads = [chunks.get(listing_chunk_id(key, 0, order.name)) for key in numbers]
+    heads = [reads.get(listing_chunk_id(key, 0, order.name)) for key in numbers]
     several = [h for h in heads if h is not None and h["chunks"] > 1]
     if not several:
         return 1
@@ -162,10 +176,8 @@ def least_of(bound: Bound | None, other: Bound) -> Bound:
 
 
 def kept_entries(
-    generation: Generation,
+    reads: Reads,
     scope: Scope,
-    visibility: Visibility,
-    chunks: dict[str, dict[str, Any] | None],
     order: Order,
     descending: bool,
     start: Bound | None = None,
@@ -175,21 +187,16 @@ def kept_entries(
     """The entries a request may list (`_listed`): published (any, in preview), in realms it may
     see, not left out by id (Scope.left: `needed` counts them, so that the chunks read up front
     hold the page however many of them it passes)."""
-    listed = _listed(generation, scope, visibility, chunks, order, descending, start, stop,
-                     needed + len(scope.left))  # fmt: skip
-    preview = visibility.preview
+    listed = _listed(reads, scope, order, descending, start, stop, needed + len(scope.left))
+    preview, now = reads.visibility.preview, reads.visibility.now
     return (
-        e
-        for e in listed
-        if (preview or e[0] <= visibility.now) and scope.keeps(e[1], e[2], e[4], e[5], e[6])
+        e for e in listed if (preview or e[0] <= now) and scope.keeps(e[1], e[2], e[4], e[5], e[6])
     )
 
 
 def _listed(
-    generation: Generation,
+    reads: Reads,
     scope: Scope,
-    visibility: Visibility,
-    chunks: dict[str, dict[str, Any] | None],
     order: Order,
     descending: bool,
     start: Bound | None = None,
@@ -197,19 +204,20 @@ def _listed(
     needed: int = 1,
 ) -> Iterator[Entry]:
     """The entries of a scope's listings (types, translations) merged in reading order, strictly
-    between `start` and `stop` (`window`). `chunks` holds each listing's chunk 0 (its `starts`
+    between `start` and `stop` (`window`). Each listing's chunk 0 is read already (its `starts`
     name the chunk where `start` lies); the first chunks to read of each listing, as many as hold
     the `needed` entries a request takes (`chunks_needed`), are read with the others' in one read
     (reading backwards: the last chunks), any further one when reached."""
-    listed_keys = [listings_for(scope, visibility, role) for role in scope.groups if role.listed]
-    taken_keys = [listings_for(scope, visibility, role) for role in scope.groups if role.taken]
-    orders = chunk_numbers(scope, visibility, chunks, order, descending, start, stop)
+    preview = reads.visibility.preview
+    listed_keys = [scope.listings(role, preview) for role in scope.groups if role.listed]
+    taken_keys = [scope.listings(role, preview) for role in scope.groups if role.taken]
+    orders = chunk_numbers(reads, scope, order, descending, start, stop)
     forward = order.forward(descending)
-    reach = chunks_needed(chunks, orders, order, needed, backwards=not forward)
-    read_missing(generation, chunks, first_chunks(orders, order, reach))
+    reach = chunks_needed(reads, orders, order, needed, backwards=not forward)
+    reads.read_missing(first_chunks(orders, order, reach))
 
     def read(key: Key) -> Iterator[Entry]:
-        return listing_entries(generation, chunks, key, orders[key], order.name, forward)
+        return listing_entries(reads, key, orders[key], order.name, forward)
 
     def listed(firsts: list[Key], *others: list[Key]) -> list[Iterator[Entry]]:
         """Each listing, with the other tags' (a second, a third) of the same type and
@@ -244,23 +252,22 @@ def _listed(
 
 
 def chunk_numbers(
+    reads: Reads,
     scope: Scope,
-    visibility: Visibility,
-    chunks: dict[str, dict[str, Any] | None],
     order: Order,
     descending: bool,
     start: Bound | None,
     stop: Bound | None,
 ) -> dict[Key, list[int]]:
     """The chunk numbers to read of each listing of a scope's groups that `_listed` merges, in
-    reading order (`_numbers`), from their chunk 0 in `chunks`."""
+    reading order (`_numbers`), from their chunk 0, read already."""
     return {
         key: _numbers(
-            chunks.get(listing_chunk_id(key, 0, order.name)), order, descending, start, stop
+            reads.get(listing_chunk_id(key, 0, order.name)), order, descending, start, stop
         )
         for role in scope.groups
         if role.walked
-        for key in listings_for(scope, visibility, role)
+        for key in scope.listings(role, reads.visibility.preview)
     }
 
 
@@ -284,11 +291,6 @@ def runs_sorted(entries: Iterator[Entry], order: Order) -> Iterator[Entry]:
     first, second = order.runs
     for _, run in itertools.groupby(entries, key=lambda e: e[first]):
         yield from sorted(run, key=lambda e: (e[second], e[1]), reverse=order.then < 0)
-
-
-def listings_for(scope: Scope, visibility: Visibility, role: Role | TagSet) -> list[Key]:
-    """The listings of a scope's group of `role` in the request's class (Scope.listings)."""
-    return scope.listings(role, visibility.preview)
 
 
 def listing_chunk_id(key: Key, number: int, order: str) -> str:
@@ -351,7 +353,7 @@ def _dated(moment: Any) -> Any:
 
 
 def _numbers(
-    head: dict[str, Any] | None,
+    head: Chunk | None,
     order: Order,
     descending: bool,
     start: Bound | None = None,
@@ -384,19 +386,18 @@ def _numbers(
 
 
 def listing_entries(
-    generation: Generation,
-    chunks: dict[str, dict[str, Any] | None],
+    reads: Reads,
     key: Key,
     numbers: list[int],
     order: str,
     forward: bool,
 ) -> Iterator[Entry]:
     """The entries of one listing in reading order; a chunk not read yet is read when reached,
-    and kept in `chunks` (a walk of the same listing again does not read it again)."""
+    and kept (a walk of the same listing again does not read it again)."""
     for number in numbers:
         chunk_id = listing_chunk_id(key, number, order)
-        read_missing(generation, chunks, [chunk_id])
-        chunk = chunks[chunk_id]
+        reads.read_missing([chunk_id])
+        chunk = reads.get(chunk_id)
         if chunk is None:  # not written: the listing ends here
             return
         positions = chunk.get("positions") or [None] * len(chunk["ids"])
@@ -408,7 +409,7 @@ def listing_entries(
 
 
 def scheduled_ids(
-    heads: list[dict[str, Any] | None], scope: Scope, visibility: Visibility
+    heads: list[Chunk | None], scope: Scope, visibility: Visibility
 ) -> list[int] | None:
     """The ids of the allowed entries still to come (published_at > now), found in the first
     chunks of the date listings when they hold all of them (they lead them); None when a first
@@ -436,7 +437,7 @@ def scheduled_ids(
     return found
 
 
-def _realms(chunk: dict[str, Any]) -> list[list[int]]:
+def _realms(chunk: Chunk) -> list[list[int]]:
     """The realm ids of each entry of a chunk (stored only for the entries that have some)."""
     realms: list[list[int]] = [[]] * len(chunk["ids"])
     for entry in chunk["realms"]:
@@ -444,7 +445,7 @@ def _realms(chunk: dict[str, Any]) -> list[list[int]]:
     return realms
 
 
-def _blocks(chunk: dict[str, Any]) -> list[bool]:
+def _blocks(chunk: Chunk) -> list[bool]:
     """Whether each entry is a block (a source that is not reachable) in a realm: stored with
     its realms (a hiding realm hides it)."""
     blocks = [False] * len(chunk["ids"])
@@ -453,19 +454,19 @@ def _blocks(chunk: dict[str, Any]) -> list[bool]:
     return blocks
 
 
-def _marked(chunk: dict[str, Any], field: str) -> list[bool]:
-    """Whether each entry of a chunk is at one of the positions stored in `field`."""
+def _marked(chunk: Chunk, name: str) -> list[bool]:
+    """Whether each entry of a chunk is at one of the positions stored in `name`."""
     marked = [False] * len(chunk["ids"])
-    for at in chunk[field]:
+    for at in chunk[name]:
         marked[at] = True
     return marked
 
 
-def _visible(chunk: dict[str, Any]) -> list[bool]:
+def _visible(chunk: Chunk) -> list[bool]:
     """Whether each entry's node is visible (the hidden ones are stored)."""
     return [not hidden for hidden in _marked(chunk, "hidden")]
 
 
-def _no_index(chunk: dict[str, Any]) -> list[bool]:
+def _no_index(chunk: Chunk) -> list[bool]:
     """Whether each entry's source is not to be indexed (those are stored)."""
     return _marked(chunk, "no_index")
