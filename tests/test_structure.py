@@ -43,13 +43,24 @@ def test_the_read_path_answers_the_same_rule_with_400(client):
     assert response.json["detail"] == "path contains control characters"
 
 
+def _layers() -> list[str]:
+    root = Path(__file__).resolve().parent.parent
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    contract = next(c for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "layers")
+    return contract["layers"]
+
+
+def test_modules_side_by_side_in_a_layer_are_independent():
+    """docs/architecture.md: modules side by side in a layer do not import each other, which
+    import-linter checks only when they are joined by `|` (`:` lets them import each other)."""
+    assert [layer for layer in _layers() if ":" in layer] == []
+
+
 def test_every_module_of_app_has_a_layer_in_the_import_contract():
     """A module outside the `layers` contract is checked by nothing (it could import the HTTP edge
     from the store): every module and package of `app/` is in one of its layers."""
     root = Path(__file__).resolve().parent.parent
-    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
-    contract = next(c for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "layers")
-    layered = {name.strip() for layer in contract["layers"] for name in layer.split(":")}
+    layered = {name.strip() for layer in _layers() for name in layer.replace(":", "|").split("|")}
     modules = {
         f"app.{path.stem}"
         for path in (root / "app").iterdir()

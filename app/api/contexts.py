@@ -1,4 +1,5 @@
-"""GET /api/contexts/<Type>: the JSON-LD context of each type the API emits."""
+"""GET /api/contexts/<Type>: the JSON-LD context of each type the API emits; and the Hydra entry
+point (GET /api) and API documentation (GET /api/docs.jsonld), on a blueprint of their own."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Collections and items of translations, tags and documents (app/listing/resources.py)."""
+"""Collections and items of translations, tags and documents (app/listing/resources.py), and
+full-text search at /api/search and at Roadiz's earlier route /api/nodes_sources/search
+(app/search.py)."""
 
 from __future__ import annotations
 
