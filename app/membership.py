@@ -1,6 +1,6 @@
 """Which materialised calendars and listings hold a source: the one home of that rule, for the
 loader that writes them (app/fixture/listings.py, app/fixture/calendars.py) and for the read path
-that takes the sources of nodes left out by id away from a calendar (app/listing/scopes.py): it
+that takes the sources of nodes left out by id away from a calendar (app/listing/plain.py): it
 tells from a source's own fields (MEMBERSHIP_FIELDS) whether a scope lists it, with no listing
 read.
 

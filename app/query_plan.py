@@ -214,14 +214,14 @@ ALL_TYPES = "*"
 
 
 # A parent with more children than this (a blog of thousands of articles) gets calendars and
-# listings of its own (`node.parent` collections, app/listing/scopes.py), as a tag does; the ids
+# listings of its own (`node.parent` collections, app/listing/plain.py), as a tag does; the ids
 # of those parents are one `listings` document (LISTED_PARENTS_ID) the site model reads. Fewer
 # children are read along the `parent_*` indexes: at most this many entries.
 PARENT_LISTED = CHILDREN_EMBEDDED
 LISTED_PARENTS_ID = "listed-parents"
 
 # Sources carrying two tags at once get calendars and listings per pair of tags (`tags_group`:
-# two tags any of, or both: app/listing/scopes.py) when the site has at most TAG_PAIRS_MAX
+# two tags any of, or both: app/listing/plain.py) when the site has at most TAG_PAIRS_MAX
 # pairs that some source carries, and per combination of each larger size (three tags, then
 # four...) while that size has at most TAG_COMBINATIONS_MAX combinations that some source carries,
 # carried no more times than there are sources (a source with k tags is listed k(k-1)/2 times

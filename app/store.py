@@ -506,7 +506,7 @@ class Generation:
         """Every source of these nodes (any status), with only the fields that tell which
         listings hold it (app.membership.MEMBERSHIP_FIELDS): what a plain collection leaving the
         nodes out (`not[node.id]`) takes away from its calendar or its tallies
-        (app.listing.scopes)."""
+        (app.listing.plain)."""
         query = {"node_id": {"$in": node_ids}}
         projection = dict.fromkeys(MEMBERSHIP_FIELDS, True)
         batch = _nodes_batch(node_ids)

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from app.api import hygiene
-from app.listing import scopes
+from app.listing import plain
 from app.query_plan import ALL_TYPES
 
 WR = "/api/web_response_by_path"
@@ -106,7 +106,7 @@ def plain_query(
     if denied:
         query["node.realm_ids"] = {"$nin": denied}
     if hiding:
-        query["$and"] = [scopes.hide_blocks_clause(hiding)]
+        query["$and"] = [plain.hide_blocks_clause(hiding)]
     return query
 
 
@@ -117,7 +117,7 @@ TOKEN_LIFE = timedelta(days=1)
 
 
 def on_the_index(monkeypatch) -> None:
-    """Every plain path of collections and archives off (app/listing/scopes.py: no scope is
+    """Every plain path of collections and archives off (app/listing/plain.py: no scope is
     plain, and no listing serves an order): their requests read the index, as before them."""
     from app.listing import archives, listings, sources
 

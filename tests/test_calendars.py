@@ -1,7 +1,7 @@
 """Materialised calendars answer archives and unfiltered totals exactly as the indexed queries do,
 at every moment around each publication date of the demo site, for every visibility class,
 translation, type scope and set of denied realms (app/fixture/calendars.py,
-app/listing/scopes.py, app/listing/calendar.py)."""
+app/listing/plain.py, app/listing/calendar.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from app.auth import mint_token
 from app.db import get_store
 from app.fixture import listings as materialised
-from app.listing import calendar, listings, scopes
+from app.listing import calendar, listings, plain
 from app.listing.tag_conditions import TAG_SETS_MAX, tag_sets
 from app.publication import Visibility
 from app.query_plan import ALL_TYPES, month_of, order_index
@@ -62,7 +62,7 @@ TAG_IDS = {"news": 1, "events": 2, "culture": 3, "featured": 4, "jazz": 5, "mark
 
 def by_calendar(generation, query, visibility):
     parents = generation.listed_parents() if "node.parent" in query else frozenset()
-    scope = scopes.plain_scope(
+    scope = plain.plain_scope(
         query,
         TAG_IDS,
         parents=parents,
@@ -97,7 +97,7 @@ THREE_TAGS_ON_FERRETDB = ("node.tag_slugs", {"$in": ["events", "culture", "jazz"
 def _combined(tag) -> int:
     """The most tags a row's groups combine (Scope.combined; 0 when it is not plain)."""
     conditions = dict([tag]) if isinstance(tag, tuple) else dict(tag or {})
-    scope = scopes.plain_scope(
+    scope = plain.plain_scope(
         {"locale": "en", **conditions}, TAG_IDS, combinations=3, most_tags=MOST_TAGS
     )
     return 0 if scope is None else scope.combined
@@ -381,7 +381,7 @@ def test_a_slug_that_no_tag_has_matches_nothing_without_a_read(generation, store
         {"locale": "en", "node.tag_slugs": {"$nin": "news"}},
         {"locale": "en", "node.tag_slugs": {"$ne": "news"}},
         # the hide_blocks clause alone, and no other clause
-        {"locale": "en", "$and": [scopes.hide_blocks_clause([2]), {"node.parent": 1}]},
+        {"locale": "en", "$and": [plain.hide_blocks_clause([2]), {"node.parent": 1}]},
         {"locale": "en", "$and": [{"$or": [{"reachable": True}, {"node.realm_ids": 2}]}]},
         {"locale": "en", "$and": [{"$or": [{"reachable": 0}, {"node.realm_ids": {"$nin": [2]}}]}]},
         {"locale": "en", "$and": [{"node.realm_ids": {"$nin": [2]}}]},
@@ -389,7 +389,7 @@ def test_a_slug_that_no_tag_has_matches_nothing_without_a_read(generation, store
     ],
 )
 def test_a_filtered_request_is_not_plain(query):
-    assert scopes.plain_scope(query, TAG_IDS, combinations=3) is None
+    assert plain.plain_scope(query, TAG_IDS, combinations=3) is None
 
 
 @pytest.mark.parametrize(
@@ -510,7 +510,7 @@ def test_a_filtered_request_is_not_plain(query):
 )
 def test_tag_conditions_fold_into_one_plain_shape(conditions, expected):
     query = {"locale": "en", **conditions}
-    scope = scopes.plain_scope(query, TAG_IDS, combinations=3)
+    scope = plain.plain_scope(query, TAG_IDS, combinations=3)
     assert scope is not None
     fields = ("tag", "also", "third", "both", "within", "without", "without_also",
               "without_third", "void")  # fmt: skip
@@ -528,15 +528,15 @@ def test_tag_conditions_fold_into_one_plain_shape(conditions, expected):
 )
 def test_two_tags_are_plain_when_the_site_lists_pairs_under_a_listed_parent_too(tags):
     query = {"locale": "en", **tags}
-    assert scopes.plain_scope(query, TAG_IDS, combinations=2) is not None
-    assert scopes.plain_scope(query, TAG_IDS) is None
+    assert plain.plain_scope(query, TAG_IDS, combinations=2) is not None
+    assert plain.plain_scope(query, TAG_IDS) is None
     under = {**query, "node.parent": 17}
-    scope = scopes.plain_scope(under, TAG_IDS, parents=frozenset({17}), combinations=2)
+    scope = plain.plain_scope(under, TAG_IDS, parents=frozenset({17}), combinations=2)
     # the parent's pair (layout 7) wherever the site's pair would be named
     pair = {group for group in scope.groups.values() if "tags=" in str(group)}
     assert pair == {"parent=17,tags=1+5"}, scope.groups
-    assert scopes.plain_scope(under, TAG_IDS, parents=frozenset({17})) is None  # no pairs
-    assert scopes.plain_scope(under, TAG_IDS, parents=frozenset(), combinations=2) is None
+    assert plain.plain_scope(under, TAG_IDS, parents=frozenset({17})) is None  # no pairs
+    assert plain.plain_scope(under, TAG_IDS, parents=frozenset(), combinations=2) is None
 
 
 @pytest.mark.parametrize(
@@ -546,19 +546,19 @@ def test_two_tags_are_plain_when_the_site_lists_pairs_under_a_listed_parent_too(
 )  # fmt: skip
 def test_three_tags_are_plain_when_the_site_lists_triples_under_a_listed_parent_too(tags):
     query = {"locale": "en", **tags}
-    assert scopes.plain_scope(query, TAG_IDS, combinations=3) is not None
-    assert scopes.plain_scope(query, TAG_IDS, combinations=2) is None
+    assert plain.plain_scope(query, TAG_IDS, combinations=3) is not None
+    assert plain.plain_scope(query, TAG_IDS, combinations=2) is None
     under = {**query, "node.parent": 17}
-    scope = scopes.plain_scope(under, TAG_IDS, parents=frozenset({17}), combinations=3)
+    scope = plain.plain_scope(under, TAG_IDS, parents=frozenset({17}), combinations=3)
     # the parent's three (layout 8) wherever the site's would be named
     three = {group for group in scope.groups.values() if str(group).count("+") == 2}
     assert three == {"parent=17,tags=1+5+6"}, scope.groups
-    assert scopes.plain_scope(under, TAG_IDS, parents=frozenset({17}), combinations=2) is None
+    assert plain.plain_scope(under, TAG_IDS, parents=frozenset({17}), combinations=2) is None
 
 
 def test_one_tag_or_one_left_out_needs_no_pairs():
     for tags in ({"node.tag_ids": 5}, {"node.tag_ids": {"$nin": [5]}}):
-        assert scopes.plain_scope({"locale": "en", **tags}, TAG_IDS) is not None
+        assert plain.plain_scope({"locale": "en", **tags}, TAG_IDS) is not None
 
 
 def commands(client, store, url, headers=None):
@@ -781,11 +781,11 @@ def test_a_tag_left_out_is_taken_from_each_translations_own_calendar(make_app):
     ],
 )  # fmt: skip
 def test_each_tag_shape_reads_the_groups_that_count_it_exactly(tags, groups):
-    scope = scopes.plain_scope({"locale": "en", **tags}, TAG_IDS, combinations=3)
+    scope = plain.plain_scope({"locale": "en", **tags}, TAG_IDS, combinations=3)
     assert {role.value: group for role, group in scope.groups.items()} == groups
     assert scope.combined == max(str(g).count("+") + 1 for g in groups.values() if g)
     # a site listing pairs only reads such a shape on the index
-    pairs_only = scopes.plain_scope({"locale": "en", **tags}, TAG_IDS, combinations=2)
+    pairs_only = plain.plain_scope({"locale": "en", **tags}, TAG_IDS, combinations=2)
     assert (pairs_only is None) == (scope.combined == 3)
 
 
@@ -795,34 +795,34 @@ def test_a_general_tag_condition_is_plain_when_no_source_carries_more_tags_than_
     when the site does not record how many tags a source carries, when one carries more than
     its listed combinations, or when it needs more than TAG_SETS_MAX groups."""
     four = {"locale": "en", "node.tag_slugs": {"$in": ["news", "jazz", "market", "events"]}}
-    scope = scopes.plain_scope(four, TAG_IDS, combinations=3, most_tags=MOST_TAGS)
+    scope = plain.plain_scope(four, TAG_IDS, combinations=3, most_tags=MOST_TAGS)
     tags = (1, 2, 5, 6)
     assert {found.tags: (found.sign, found.listed, found.taken) for found in scope.tag_sets} == {
         **{(tag,): (1, True, False) for tag in tags},
         **{pair: (-1, False, False) for pair in itertools.combinations(tags, 2)},
         **{triple: (1, False, False) for triple in itertools.combinations(tags, 3)},
     }
-    assert scopes.plain_scope(four, TAG_IDS, combinations=3) is None  # not recorded
-    assert scopes.plain_scope(four, TAG_IDS, combinations=3, most_tags=4) is None
-    assert scopes.plain_scope(four, TAG_IDS, combinations=2, most_tags=3) is None
-    pairs = scopes.plain_scope(four, TAG_IDS, combinations=2, most_tags=2)
+    assert plain.plain_scope(four, TAG_IDS, combinations=3) is None  # not recorded
+    assert plain.plain_scope(four, TAG_IDS, combinations=3, most_tags=4) is None
+    assert plain.plain_scope(four, TAG_IDS, combinations=2, most_tags=3) is None
+    pairs = plain.plain_scope(four, TAG_IDS, combinations=2, most_tags=2)
     assert sorted(found.tags for found in pairs.tag_sets if len(found.tags) > 1) == list(
         itertools.combinations(tags, 2)
     )  # no source carries three
     # a tag and three left out: the tag's, less its pairs with each, plus its triples
     one = {"locale": "en", "node.tag_slugs": "news", "node.tag_ids": {"$nin": [5, 6, 2]}}
-    found = scopes.plain_scope(one, TAG_IDS, combinations=3, most_tags=MOST_TAGS).tag_sets
+    found = plain.plain_scope(one, TAG_IDS, combinations=3, most_tags=MOST_TAGS).tag_sets
     assert {f.tags: (f.sign, f.listed, f.taken) for f in found} == {
         (1,): (1, True, False), (1, 2): (-1, False, True), (1, 5): (-1, False, True),
         (1, 6): (-1, False, True), (1, 2, 5): (1, False, False), (1, 2, 6): (1, False, False),
         (1, 5, 6): (1, False, False),
     }  # fmt: skip
     every = {"locale": "en", "node.tag_slugs": {"$all": ["news", "jazz", "market", "events"]}}
-    assert scopes.plain_scope(every, TAG_IDS, combinations=3, most_tags=MOST_TAGS).void
+    assert plain.plain_scope(every, TAG_IDS, combinations=3, most_tags=MOST_TAGS).void
     many = {"locale": "en", "node.tag_ids": {"$in": list(range(1, 13))}}  # 12 + 66 + 220 groups
     assert 12 + 66 + 220 > TAG_SETS_MAX
-    assert scopes.plain_scope(many, TAG_IDS, combinations=3, most_tags=MOST_TAGS) is None
-    assert scopes.plain_scope(
+    assert plain.plain_scope(many, TAG_IDS, combinations=3, most_tags=MOST_TAGS) is None
+    assert plain.plain_scope(
         {**many, "node.tag_ids": {"$in": list(range(1, 10))}}, TAG_IDS, combinations=3,
         most_tags=MOST_TAGS,
     ) is not None  # 9 + 36 + 84  # fmt: skip
@@ -841,7 +841,7 @@ def test_a_general_condition_is_expanded_a_clause_at_a_time():
     }  # fmt: skip
     pairs = tuple(frozenset(pair) for pair in itertools.combinations(range(1, 11), 2))
     assert tag_sets((frozenset(), pairs, frozenset()), largest=3, most=3) == ()
-    scope = scopes.plain_scope(
+    scope = plain.plain_scope(
         {"locale": "en", "$and": [{"node.tag_ids": {"$in": sorted(pair)}} for pair in pairs]},
         {}, combinations=3, most_tags=3,
     )  # fmt: skip

@@ -19,7 +19,7 @@ import pytest
 from app.auth import mint_token
 from app.db import get_store
 from app.fixture import listings as materialised
-from app.listing import calendar, listings, scopes, sources
+from app.listing import calendar, listings, plain, scopes, sources
 from app.listing.params import Page
 from app.publication import Visibility
 from app.query_plan import ALL_TYPES, ORDER_INDEXES, listing_id, order_index, tally_id
@@ -219,7 +219,7 @@ def by_index(generation, query, visibility, page, order, descending):
 
 def by_listing(generation, query, visibility, page, order, descending):
     parents = generation.listed_parents()
-    scope = scopes.plain_scope(query, TAG_IDS, dated=True, parents=parents, combinations=3,
+    scope = plain.plain_scope(query, TAG_IDS, dated=True, parents=parents, combinations=3,
                                  most_tags=MOST_TAGS)  # fmt: skip
     assert scope is not None
     index = order_index(query, "published_at")
@@ -1072,7 +1072,7 @@ def cursor_walks(generation, query, visibility, page_size, order, descending):
     sort, key = index_sort(order, descending)
     index = order_index(query, key)
     parents = generation.listed_parents()
-    scope = scopes.plain_scope(query, TAG_IDS, dated=True, parents=parents, combinations=2)
+    scope = plain.plain_scope(query, TAG_IDS, dated=True, parents=parents, combinations=2)
     assert scope is not None
 
     def by_index_read(after, limit):
@@ -1219,7 +1219,7 @@ def test_a_span_is_plain_when_asked_for_and_made_of_bounds_on_dates():
     query = plain_query("Article", "en", ("node.tag_slugs", "news"), [DENY])
     day = datetime(2024, 5, 1, tzinfo=UTC)
     span = {**query, "published_at": {"$gte": day, "$lt": day + timedelta(days=31)}}
-    scope = scopes.plain_scope(span, TAG_IDS, dated=True)
+    scope = plain.plain_scope(span, TAG_IDS, dated=True)
     assert scope == scopes.Scope(
         ("Article",), ("en",), frozenset({DENY}), tag=1,
         span=scopes.Span((day, -scopes.INF), (day + timedelta(days=31), -scopes.INF)),
@@ -1227,26 +1227,24 @@ def test_a_span_is_plain_when_asked_for_and_made_of_bounds_on_dates():
     )  # fmt: skip
     # the tighter of two bounds on one side
     both = {**query, "published_at": {"$gt": day, "$gte": day - timedelta(days=1)}}
-    assert scopes.plain_scope(both, TAG_IDS, dated=True).span == scopes.Span(
-        (day, scopes.INF), None
-    )
-    assert scopes.plain_scope(span, TAG_IDS) is None  # not asked for: calendars, archives
+    assert plain.plain_scope(both, TAG_IDS, dated=True).span == scopes.Span((day, scopes.INF), None)
+    assert plain.plain_scope(span, TAG_IDS) is None  # not asked for: calendars, archives
     for condition in (day, {"$ne": day}, {"$gte": "2024-05-01"}, {"$gte": day.replace(tzinfo=None)},
                       {}, {"$in": [day]}, {"$gte": day, "$exists": True}):  # fmt: skip
-        assert scopes.plain_scope({**query, "published_at": condition}, TAG_IDS, dated=True) is None
+        assert plain.plain_scope({**query, "published_at": condition}, TAG_IDS, dated=True) is None
     # several conditions on the date (`[after]` and `[before]`, an archive and a bound: from the
     # second on, clauses of `$and`): the tightest bound on each side
     later = day + timedelta(days=5)
     both = {**query, "published_at": {"$gte": day, "$lt": later},
             "$and": [{"published_at": {"$gt": day + timedelta(days=1)}},
                      {"published_at": {"$lte": later + timedelta(days=1)}}]}  # fmt: skip
-    assert scopes.plain_scope(both, TAG_IDS, dated=True).span == scopes.Span(
+    assert plain.plain_scope(both, TAG_IDS, dated=True).span == scopes.Span(
         (day + timedelta(days=1), scopes.INF), (later, -scopes.INF)
     )
-    assert scopes.plain_scope(both, TAG_IDS) is None  # not asked for
+    assert plain.plain_scope(both, TAG_IDS) is None  # not asked for
     for clause in ({"published_at": {"$ne": day}}, {"published_at": day},
                    {"published_at": {"$gte": day}, "title": "x"}, span):  # fmt: skip
-        assert scopes.plain_scope({**query, "$and": [clause]}, TAG_IDS, dated=True) is None
+        assert plain.plain_scope({**query, "$and": [clause]}, TAG_IDS, dated=True) is None
 
 
 def test_a_range_of_positions_is_plain_when_asked_for_and_made_of_bounds_on_integers():
@@ -1262,7 +1260,7 @@ def test_a_range_of_positions_is_plain_when_asked_for_and_made_of_bounds_on_inte
         found = {**query, "node.position": condition}
         if clauses:
             found["$and"] = [{"node.position": clause} for clause in clauses]
-        scope = scopes.plain_scope(found, TAG_IDS, dated=True)
+        scope = plain.plain_scope(found, TAG_IDS, dated=True)
         return None if scope is None else scope.span
 
     assert span(7) == scopes.Span((7, -inf), (7, inf), order="position")
@@ -1274,32 +1272,32 @@ def test_a_range_of_positions_is_plain_when_asked_for_and_made_of_bounds_on_inte
     for condition in (1.5, {"$gt": 1.5}, True, {"$ne": 3}, {}, "3", {"$in": [1, 2.5]},
                       {"$in": []}, {"$in": [1], "$gt": 0}):  # fmt: skip
         assert span(condition) is None, condition
-        assert scopes.plain_scope({**query, "node.position": condition}, TAG_IDS,
+        assert plain.plain_scope({**query, "node.position": condition}, TAG_IDS,
                                     dated=True) is None, condition  # fmt: skip
     # any of several positions (`node.position[]`): one range each, within the other bounds
-    found = scopes.plain_scope({**query, "node.position": {"$in": [3, 1, 3]}}, TAG_IDS,
+    found = plain.plain_scope({**query, "node.position": {"$in": [3, 1, 3]}}, TAG_IDS,
                                  dated=True)  # fmt: skip
     assert found.spans == (span(1), span(3)) and found.span is None
     bounded = {**query, "node.position": {"$in": [3, 1, 2]},
                "$and": [{"node.position": {"$gt": 1}}]}  # fmt: skip
-    assert scopes.plain_scope(bounded, TAG_IDS, dated=True).spans == (span(2), span(3))
+    assert plain.plain_scope(bounded, TAG_IDS, dated=True).spans == (span(2), span(3))
     bounded["$and"] = [{"node.position": {"$gte": 3}}]  # one left: a span
-    found = scopes.plain_scope(bounded, TAG_IDS, dated=True)
+    found = plain.plain_scope(bounded, TAG_IDS, dated=True)
     assert found.span == span(3) and found.spans == ()
     bounded["$and"] = [{"node.position": {"$gt": 3}}]  # none left: nothing matches
-    assert scopes.plain_scope(bounded, TAG_IDS, dated=True).void
+    assert plain.plain_scope(bounded, TAG_IDS, dated=True).void
     twice = {**query, "node.position": {"$in": [1, 2]}, "$and": [{"node.position": {"$in": [2]}}]}
-    assert scopes.plain_scope(twice, TAG_IDS, dated=True) is None
-    assert scopes.plain_scope({**query, "node.position": 7}, TAG_IDS) is None  # not asked for
+    assert plain.plain_scope(twice, TAG_IDS, dated=True) is None
+    assert plain.plain_scope({**query, "node.position": 7}, TAG_IDS) is None  # not asked for
     day = datetime(2024, 5, 1, tzinfo=UTC)
     both = {**query, "node.position": 7, "published_at": {"$gte": day}}
-    assert scopes.plain_scope(both, TAG_IDS, dated=True) is None
+    assert plain.plain_scope(both, TAG_IDS, dated=True) is None
     left = {**query, "node.position": 7, "node.home": False}
     of_node = {"status": "published", "tag_ids": [], "parent": None, "realm_ids": [],
                "visible": True, "position": 3}  # fmt: skip
     home = {"_id": 1, "locale": "en", "type": "Page", "published_at": day, "reachable": True,
             "no_index": False, "node": of_node}  # fmt: skip
-    scope = scopes.plain_scope(left, TAG_IDS, dated=True, homes=[home])
+    scope = plain.plain_scope(left, TAG_IDS, dated=True, homes=[home])
     assert scope is not None and scope.span == span(7)
     assert [(found.source_id, found.position) for found in scope.left] == [(1, 3)]
 
@@ -1495,7 +1493,7 @@ def test_the_parents_of_many_children_are_listed_and_only_they_are_plain(small_c
         "*|en|parent=17,tag=4|0", "*|fr|parent=60|0", "Article|en|parent=17,tags=1+4|0",
         "Article|en|parent=17|0",
     ]  # fmt: skip
-    scope = scopes.plain_scope
+    scope = plain.plain_scope
     base = {"locale": "en", "type": "Article"}
     assert scope({**base, "node.parent": BLOG}, TAG_IDS, parents=parents).parent == BLOG
     assert scope({**base, "node.parent": BLOG}, TAG_IDS) is None  # no listed parents given
@@ -1746,10 +1744,10 @@ def test_combinations_counted_but_not_listed_give_exact_totals(
     for number, now in enumerate(sample(moments(freely_tagged_site()), tier, step=6)):
         visibility = Visibility(now=now, preview=number % 4 == 3)
         query = plain_query(ALL_TYPES, {"$in": ["en", "fr"]}, tags, [DENY][: number % 2])
-        scope = scopes.plain_scope(query, TAG_IDS, dated=True, combinations=2, counted=5,
+        scope = plain.plain_scope(query, TAG_IDS, dated=True, combinations=2, counted=5,
                                      most_tags=5)  # fmt: skip
         assert scope is not None and not all(map(scope.has_listings, scope.groups))
-        assert scopes.plain_scope(query, TAG_IDS, combinations=2, most_tags=5) is None
+        assert plain.plain_scope(query, TAG_IDS, combinations=2, most_tags=5) is None
         for order, descending in ((listings.DATE, True), (listings.DEFAULT, False)):
             got = listings.page(
                 generation, scope, visibility, Page(2, 2), order=order, descending=descending,
@@ -2020,7 +2018,7 @@ def test_sources_to_come_are_counted_from_the_first_chunks_of_every_group(make_a
         for number, now in enumerate(sample(moments(listing_site()), tier, step=3)):
             visibility = Visibility(now=now, preview=number % 4 == 3)
             query = plain_query(ALL_TYPES, {"$in": ["en", "fr"]}, tags, [DENY][: number % 2])
-            scope = scopes.plain_scope(query, TAG_IDS, dated=True, combinations=3)
+            scope = plain.plain_scope(query, TAG_IDS, dated=True, combinations=3)
             found = calendar.read(generation, scope, visibility)
             to_come += calendar.to_come(found, scope, visibility)
             for order in (listings.DATE, listings.DEFAULT):
@@ -2058,7 +2056,7 @@ def test_two_order_keys_sort_the_runs_of_the_first_keys_listing(small_chunks, ti
         for first, second in ((-1, 1), (1, 1), (-1, -1), (1, -1)):
             sort = [(keys[0], first), (keys[1], second), ("_id", second)]
             order = listings.serves(sort)
-            scope = scopes.plain_scope(query, TAG_IDS, dated=True, combinations=2)
+            scope = plain.plain_scope(query, TAG_IDS, dated=True, combinations=2)
             for page in (Page(1, 4), Page(2, 3), Page(5, 2)):
                 expected = generation.sources_page(
                     query, visibility, sort=sort, skip=page.skip, limit=page.size,

@@ -1,4 +1,4 @@
-"""`node.home=false` and `not[node.id]` are plain (app/listing/scopes.py, Scope.left): a
+"""`node.home=false` and `not[node.id]` are plain (app/listing/plain.py, Scope.left): a
 collection leaving the home node, or a few nodes, out lists, counts and archives what the index
 does, at every moment around the home's dates, reading no index: the nodes' sources are dropped
 from the listings' entries, and those the scope lists (which their own fields tell:
@@ -15,7 +15,7 @@ import pytest
 from app.auth import mint_token
 from app.db import get_store
 from app.fixture import listings as materialised
-from app.listing import calendar, scopes
+from app.listing import calendar, plain
 from tests.conftest import JWT_SECRET, demo_site
 from tests.helpers import freeze_request_clock, node, on_the_index
 
@@ -163,23 +163,23 @@ def test_nodes_left_out_are_plain_however_many_and_read_only_when_plain():
         ]  # fmt: skip
 
     base = {"locale": "en", "type": "Article"}
-    scope = scopes.plain_scope({**base, "node_id": {"$nin": [3, 2, 3]}}, {}, sources_of=sources_of)
+    scope = plain.plain_scope({**base, "node_id": {"$nin": [3, 2, 3]}}, {}, sources_of=sources_of)
     assert [s.source_id for s in scope.left] == [20, 30] and reads == [[2, 3]]
     # a draft: held by the preview listings of its type and of every type, in its translation
     assert scope.left[0].listings == {("Article", "en", None, True), ("*", "en", None, True)}
     many = list(range(1, 301))  # as many as a URL holds: one read of their sources
     reads.clear()
-    scope = scopes.plain_scope({**base, "node_id": {"$nin": many}}, {}, sources_of=sources_of)
+    scope = plain.plain_scope({**base, "node_id": {"$nin": many}}, {}, sources_of=sources_of)
     assert len(scope.left) == 300 and reads == [many]
     reads.clear()  # a scope of nothing (a slug no tag has) reads no source
     void = {**base, "node.tag_slugs": "nope", "node_id": {"$nin": [2]}}
-    assert scopes.plain_scope(void, {}, sources_of=sources_of).left == () and reads == []
+    assert plain.plain_scope(void, {}, sources_of=sources_of).left == () and reads == []
     for condition in ({"$nin": ["2"]}, {"$nin": [True]}, {"$nin": []}, {"$nin": 2},
                       {"$in": [2]}, 2):  # fmt: skip
-        assert scopes.plain_scope({**base, "node_id": condition}, {}, sources_of=sources_of) is None
-    assert scopes.plain_scope({**base, "node_id": {"$nin": [2]}}, {}) is None  # nothing to read
+        assert plain.plain_scope({**base, "node_id": condition}, {}, sources_of=sources_of) is None
+    assert plain.plain_scope({**base, "node_id": {"$nin": [2]}}, {}) is None  # nothing to read
     reads.clear()  # not plain for another filter: the nodes' sources are not read
-    assert scopes.plain_scope({**base, "node_id": {"$nin": [2]}, "title": "a"}, {},
+    assert plain.plain_scope({**base, "node_id": {"$nin": [2]}, "title": "a"}, {},
                               sources_of=sources_of) is None  # fmt: skip
     assert reads == []
 

@@ -10,8 +10,8 @@ answer, and how. A map, in the order a request meets the modules:
 - `sources.py`: node-source collections (`/api/<plural>`, `/api/nodes_sources`): a page and its
   total, from the materialised documents when the request is plain, else along the index the
   query plan names; `archives.py` their archives.
-- Plain requests (docs/performance.md, collections): `scopes.py` decides which are plain and what
-  they list (a Scope); `calendar.py` counts them and gives their archives from the calendars;
+- Plain requests (docs/performance.md, collections): `plain.py` decides which are plain, `scopes.py`
+  what they list (a Scope); `calendar.py` counts them and gives their archives from the calendars;
   `listings.py` pages them from the listings, which `walk.py` reads as entries; `totals.py` counts
   a span of dates or a range of positions.
 - `resources.py` (translations, tags, documents; `documents.py` how a document shows),

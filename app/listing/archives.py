@@ -16,7 +16,7 @@ from app.errors import NotFound
 from app.listing import hydra, listings
 from app.listing.filters import sort_of
 from app.listing.params import Params, pagination
-from app.listing.scopes import site_scope
+from app.listing.plain import site_scope
 from app.listing.sources import (
     ACCEPTED,
     ITEMS_PER_PAGE,

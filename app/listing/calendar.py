@@ -1,4 +1,4 @@
-"""Archives and totals of plain collections (app/listing/scopes.py), from the materialised
+"""Archives and totals of plain collections (app/listing/plain.py), from the materialised
 calendars (app/fixture/calendars.py) instead of reading every matching source: `read` takes the
 calendars of a scope's types, translations and groups in one read and combines them by role
 (Role.sign: a second tag's added less the pair's, a tag left out taken away, a general tag

@@ -2,7 +2,7 @@
 range that engines unable to walk an index in order sort in full before the limit
 (docs/performance.md, bounded listed pages).
 
-A page by number of a plain request (app/listing/scopes.py) ordered by `publishedAt` or
+A page by number of a plain request (app/listing/plain.py) ordered by `publishedAt` or
 `node.position` alone, one then the other, or in the default order (`_id`), reads its total (the
 calendar, app/listing/calendar.py; a span's: app/listing/totals.py), the first chunk (the head:
 LISTING_HEAD entries) of each of its listings of its visibility class in one read, the chunks

@@ -16,7 +16,7 @@ from werkzeug.datastructures import MultiDict
 from app import keyset
 from app.audience import denied_realm_ids
 from app.errors import BadRequest, NotFound
-from app.listing import calendar, hydra, listings, scopes, titles
+from app.listing import calendar, hydra, listings, plain, titles
 from app.listing.filters import (
     Boolean,
     Date,
@@ -31,8 +31,9 @@ from app.listing.filters import (
     sort_of,
 )
 from app.listing.params import Page, Params, QueryBuilder, boolean, pagination
+from app.listing.plain import site_scope
 from app.listing.properties import requested, sparse
-from app.listing.scopes import Scope, site_scope
+from app.listing.scopes import Scope
 from app.listing.tag_conditions import TAG_IDS, TAG_SLUGS
 from app.query_plan import order_index, values_named
 from app.realms import granted
@@ -180,7 +181,7 @@ def build_query(context: RequestContext, params: Params, route_: Route) -> dict[
             and not granted(r, context)
         ]
         if hidden:
-            builder.add_clause(scopes.hide_blocks_clause(hidden))
+            builder.add_clause(plain.hide_blocks_clause(hidden))
     _parents_by_id(builder.query, context)
     _home_by_id(builder, context)
     _one_type_condition(builder.query, context)
@@ -205,7 +206,7 @@ def _one_type_condition(query: dict[str, Any], context: RequestContext) -> None:
     `not[node.nodeTypeName]`) as one: the site's types that meet them all (every source has one:
     the loader refuses a node of an undeclared type, app/fixture/validate.py),
     by equality or `$in`, or none when they are every type. The same sources, but a set of types
-    is plain (several types' calendars and listings are merged: app/listing/scopes.py), and a
+    is plain (several types' calendars and listings are merged: app/listing/plain.py), and a
     nodes_sources request excluding a type reads the remaining types' index entries."""
     clauses = query.get("$and", [])
     on_type = [c["type"] for c in clauses if set(c) == {"type"}]

@@ -1,5 +1,5 @@
 """The tag conditions of a collection filter folded into the one shape a plain scope answers
-(app/listing/scopes.py): no tag, or at most three tags in all: one tag, two or three any of
+(app/listing/plain.py): no tag, or at most three tags in all: one tag, two or three any of
 them or all of them, any of two and a third, one or two tags left out of these, three left out.
 
 A filter may name tags several ways, each compiled by app/listing/filters.py into a condition on

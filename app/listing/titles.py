@@ -18,7 +18,7 @@ from bisect import bisect_left
 from typing import Any
 
 from app.listing.filters import partial_values
-from app.listing.scopes import locales_of
+from app.listing.plain import locales_of
 from app.query_plan import (
     TITLE_BUCKET,
     TITLE_CANDIDATES_MAX,

@@ -1,4 +1,4 @@
-"""Totals of plain requests with a span (app/listing/scopes.py): a span of dates from the
+"""Totals of plain requests with a span (app/listing/plain.py): a span of dates from the
 calendar but for the months across its edges, counted from their entries in the date listing
 (`span_total`); a range of positions (or any of several) from the tallies of the position
 listings but for the chunks across its bounds, counted from their entries (`position_total`).
