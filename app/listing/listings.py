@@ -301,8 +301,9 @@ def _span_walked(
 
     reach = walk.chunks_needed(reads, numbers, order, needed, backwards=not forward)
     in_span, goes_on = walked(reach)
-    wider = walk.chunks_needed(reads, numbers, order, needed, whole_chunk=True,
-                               backwards=not forward)  # fmt: skip
+    wider = walk.chunks_needed(
+        reads, numbers, order, needed, whole_chunk=True, backwards=not forward
+    )
     if len(in_span) < needed and goes_on and wider > reach:
         in_span, goes_on = walked(wider)
     return in_span if len(in_span) >= needed or not goes_on else None
