@@ -106,6 +106,7 @@ def test_hydra_search_lists_the_supported_filters(client):
         ("publishedAt[strictly_before]=2024-03-02T10:00:00Z&_locale=en", [1901, *OLD_EN]),
         ("publishedAt[after]=2024-11-22T18:00:00Z&_locale=en", [2701, 3001]),
         ("publishedAt[strictly_after]=2024-11-22T18:00:00Z", [3001, 3002]),
+        ("publishedAt[strictly_after]=2024-11-22t18:00:00z", [3001, 3002]),  # RFC 3339: any case
         (
             "publishedAt[after]=2024-05-01&publishedAt[before]=2024-06-30&_locale=en",
             [2201, 2301],
@@ -285,6 +286,11 @@ def test_collections_apply_availability_realms_and_publication(client):
             '"publishedAt[after]" must be a date between the years 1 and 9999 in UTC, '
             'not "9999-12-31T23:30:00-01:00"',
         ),
+        (  # Python's fromisoformat would stop at the NUL and take the date before it
+            "publishedAt[after]=2024-11-22T18:00:00Z%00",
+            '"publishedAt[after]" must be a date (ISO 8601: 2024-05-01 or '
+            '2024-05-01T10:00:00+02:00), not "2024-11-22T18:00:00Z\x00"',
+        ),
         ("publishedAt[archive]=2024-13", "“archive” filter must be a valid archive specification."),
         ("publishedAt[archive]=24", "“archive” filter must be a valid archive specification."),
         (
@@ -331,7 +337,19 @@ def test_archives_group_publication_months_by_year_newest_first(client):
     ]  # fmt: skip
     assert body["hydra:member"][1]["months"]["2023-07"] == "2023-07-01T00:00:00+00:00"
     assert all(m["@id"].startswith("/.well-known/genid/") for m in body["hydra:member"])
-    assert "hydra:view" not in body
+    # unpaginated (API Platform's PartialCollectionViewNormalizer): a view of the request's own
+    # IRI with a parameter besides `page` and `pagination`, else none
+    assert body["hydra:view"] == {
+        "@id": "/api/articles/archives?_locale=en",
+        "@type": "hydra:PartialCollectionView",
+    }
+    view = client.get("/api/articles/archives?page=3&node.visible=1&itemsPerPage=2").json
+    assert view["hydra:view"] == {
+        "@id": "/api/articles/archives?itemsPerPage=2&node.visible=1",  # canonical order
+        "@type": "hydra:PartialCollectionView",
+    }
+    for bare in ("", "?page=2", "?pagination=false"):
+        assert "hydra:view" not in client.get(f"/api/articles/archives{bare}").json
 
 
 def test_archives_honour_the_filters_publication_and_locale(client):

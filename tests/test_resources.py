@@ -64,6 +64,25 @@ def test_source_item(client):
         ("/api/nodes/37", 404, "No node 37"),  # draft
         ("/api/tags/99", 404, "No tag 99"),
         ("/api/realms/9", 404, "No realm 9"),
+        # an id that is not one (roadiz-read-surface.md §1, Errors), on every item route
+        ("/api/pages/abc", 404, "Invalid identifier value or configuration."),
+        ("/api/pages/1.5", 404, "Invalid identifier value or configuration."),
+        ("/api/pages/abc.json", 404, "Invalid identifier value or configuration."),
+        ("/api/nodes/abc", 404, "Invalid identifier value or configuration."),
+        ("/api/documents/1e3", 404, "Invalid identifier value or configuration."),
+        ("/api/tags/x", 404, "Invalid identifier value or configuration."),
+        ("/api/realms/%20", 404, "Invalid identifier value or configuration."),
+        ("/api/translations/one", 404, "Invalid identifier value or configuration."),
+        # a number the routes do not take: negative, or beyond int64
+        ("/api/pages/-1", 404, "Not Found"),
+        ("/api/tags/99999999999999999999", 404, "Not Found"),
+        # not an item route at all
+        (
+            "/api/pages/1101/extra",
+            404,
+            "The requested URL was not found on the server. If you "
+            "entered the URL manually please check your spelling and try again.",
+        ),
     ],
 )
 def test_documented_errors(client, iri, status, detail):

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import logging
+import re
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, current_app, g, request
 from werkzeug.exceptions import HTTPException
 
 from app.api.encoding import json_response
@@ -16,6 +17,12 @@ from schemas import shared
 from schemas.shapes import ProblemSchema
 
 log = logging.getLogger(__name__)
+
+# Roadiz's details of an item route whose id is not one (API Platform's ReadProvider): a number
+# out of range is an item that is not found, anything else an identifier it cannot convert.
+INVALID_IDENTIFIER = "Invalid identifier value or configuration."
+NOT_FOUND = "Not Found"
+_NUMBER = re.compile(r"-?[0-9]+")
 
 
 def problem(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
@@ -46,6 +53,24 @@ def _logged(status: int, message: str) -> None:
             message, g.get("request_id", "-"))  # fmt: skip
 
 
+def unmatched_identifier(path: str) -> str | None:
+    """The detail of a path that matched no route because its last segment is not an id an item
+    route takes (`/api/pages/abc`, `/api/tags/-1`), else None: the same path with an id in its
+    place matches a route ending with an integer."""
+    head, _, segment = path.rpartition("/")
+    if not segment or not head.startswith("/api/"):
+        return None
+    try:
+        rule, _ = current_app.create_url_adapter(request).match(  # type: ignore[union-attr]
+            f"{head}/0", method="GET", return_rule=True
+        )
+    except HTTPException:
+        return None
+    if not rule.rule.rpartition("/")[2].startswith("<int"):
+        return None
+    return NOT_FOUND if _NUMBER.fullmatch(segment) else INVALID_IDENTIFIER
+
+
 def init_app(app: Flask) -> None:
     """Route every error, expected or not, through problem()."""
 
@@ -63,6 +88,8 @@ def init_app(app: Flask) -> None:
     def _http_error(error: HTTPException) -> Response:
         status = error.code or 500
         message = error.description if status < 500 else "Internal Server Error"
+        if status == 404 and request.url_rule is None:
+            message = unmatched_identifier(request.path) or message
         _logged(status, message)
         headers = {}
         if status == 405 and error.valid_methods:  # type: ignore[attr-defined]

@@ -2,7 +2,9 @@
 
 The collection's filters and restrictions, then the publication dates grouped by year and month,
 newest first (Roadiz's ArchiveExtension). Unpaginated: `hydra:totalItems` is the number of years;
-the collection's `order[...]`, `page` and `itemsPerPage` are checked, then change nothing.
+the collection's `order[...]`, `page` and `itemsPerPage` are checked, then change nothing. With a
+parameter besides `page` and `pagination`, `hydra:view` is the request's IRI
+(hydra.unpaginated_view).
 """
 
 from __future__ import annotations
@@ -71,7 +73,8 @@ def archives(context: RequestContext, plural: str, path: str, args: MultiDict) -
         {"@id": _genid(path, args, year), "@type": "Archive", "year": year, "months": months}
         for year, months in years.items()
     ]
-    body = hydra.collection("/api/contexts/Archive", path, members, len(members), None,
-                            hydra.search(path, VARIABLES))  # fmt: skip
+    view = hydra.unpaginated_view(path, args)
+    search = hydra.search(path, VARIABLES)
+    body = hydra.collection("/api/contexts/Archive", path, members, len(members), view, search)
     locale = args.get("_locale") or context.site.default_translation.locale
     return Reply(body, locale)

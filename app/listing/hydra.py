@@ -44,6 +44,15 @@ def view(path: str, args: MultiDict, page: Page, total: int) -> dict[str, Any] |
     return found
 
 
+def unpaginated_view(path: str, args: MultiDict) -> dict[str, Any] | None:
+    """hydra:view of an unpaginated collection (archives), as API Platform's
+    PartialCollectionViewNormalizer gives it: absent without a parameter besides the page ones,
+    else its `@id` (the path and query, `page` dropped) and `@type`."""
+    if not [k for k in args if k not in PAGE_PARAMETERS]:
+        return None
+    return {"@id": _iri(path, args, None), "@type": "hydra:PartialCollectionView"}
+
+
 def cursor_view(path: str, args: MultiDict, token: str, next_token: str | None) -> dict:
     """The view of a keyset page: itself, the first page and, when there is one, the next."""
     found = {

@@ -132,7 +132,11 @@ def parse_date(name: str, value: str) -> datetime:
     """An ISO 8601 date or date-time; without an offset it is in the server's zone (UTC)."""
     text = value.strip()
     text = _LOST_PLUS.sub(r"+\1", text)  # an unencoded "+02:00" arrives as " 02:00"
+    if text.endswith("z"):  # RFC 3339 allows a lower-case zone designator; fromisoformat does not
+        text = text[:-1] + "Z"
     try:
+        if not text.isprintable():  # fromisoformat stops at a NUL and reads the rest as valid
+            raise ValueError(text)
         moment = datetime.fromisoformat(text + "T00:00:00" if _DATE_ONLY.fullmatch(text) else text)
     except ValueError:
         raise BadRequest(
