@@ -11,8 +11,24 @@ def test_json_ld_is_the_default(client):
     for accept in (None, "*/*", "application/ld+json", "application/*"):
         headers = {"Accept": accept} if accept else {}
         response = client.get("/api/pages/1101", headers=headers)
-        assert response.mimetype == "application/ld+json", accept
+        assert response.headers["Content-Type"] == "application/ld+json; charset=utf-8", accept
         assert response.json["@id"] == "/api/pages/1101"
+
+
+def test_every_json_body_says_its_charset_as_roadiz(client):
+    """roadiz-read-surface.md §1: `application/ld+json; charset=utf-8`; so are the other JSON
+    media types, from the response cache (a second request) and out of it."""
+    for _ in range(2):
+        for url, accept, expected in [
+            (f"{WR}?path=/about", None, "application/ld+json"),
+            ("/api/articles?_locale=en", None, "application/ld+json"),
+            ("/api/articles?_locale=en", "application/json", "application/json"),
+            ("/api/contexts/Page", None, "application/ld+json"),
+            ("/api/pages/abc", None, "application/problem+json"),
+        ]:
+            headers = {"Accept": accept} if accept else {}
+            response = client.get(url, headers=headers)
+            assert response.headers["Content-Type"] == f"{expected}; charset=utf-8", url
 
 
 def test_json_drops_at_keys_but_node_source_types_and_documents(client):

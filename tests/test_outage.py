@@ -101,7 +101,7 @@ def test_a_request_past_its_database_time_budget_is_503(make_app, tier):
             assert response.status_code == 200, url
             continue
         assert response.status_code == 503, url
-        assert response.headers["Content-Type"] == "application/problem+json"
+        assert response.headers["Content-Type"] == "application/problem+json; charset=utf-8"
         assert problem_detail(response) == BUDGET_SPENT
         assert app.extensions["cms.site"]._model is not None, "the model build ran in the budget"
     assert client.get("/readyz").status_code == 200

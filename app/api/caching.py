@@ -11,7 +11,7 @@ import orjson
 from flask import Response, current_app, g, request
 
 from app.api import negotiation
-from app.api.encoding import LD_JSON, dumps
+from app.api.encoding import LD_JSON, content_type, dumps
 from app.api.hygiene import request_context
 from app.api.redact import canonical_pairs
 from app.api.response_cache import CachedResponse
@@ -162,7 +162,7 @@ def replay(cached: CachedResponse, context: RequestContext) -> Response:
     payload = cached.payload
     if mimetype != LD_JSON:
         payload = dumps(negotiation.plain(orjson.loads(payload), context.site.node_types))
-    response = Response(payload, mimetype=mimetype)
+    response = Response(payload, content_type=content_type(mimetype))
     for name, value in cached.headers.items():
         response.headers[name] = value
     if mimetype != LD_JSON:
