@@ -26,6 +26,7 @@ SOURCE_PROPERTIES = [
     "translation",
     "metaTitle",
     "metaDescription",
+    "noIndex",
     "urlAliases",
 ]
 WALKER_PROPERTIES = ["children", "childrenCount", "item", "level", "maxLevel"]

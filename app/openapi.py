@@ -18,7 +18,7 @@ from app.naming import context_iri
 from app.site import COMMON_CONTENT_GROUPS, NodeType, SiteModel
 from app.web_response import BREADCRUMB_GROUPS
 from schemas import shapes
-from schemas.items import SchemaRegistry
+from schemas.items import ItemRole, SchemaRegistry
 
 WEB_RESPONSE_PATH = "/api/web_response_by_path"
 SUMMARY = "Get a resource by its path wrapped in a WebResponse object"
@@ -155,17 +155,17 @@ def item_schemas(site: SiteModel, schemas: SchemaRegistry, converter: Any) -> di
     common = frozenset(COMMON_CONTENT_GROUPS)
     for node_type in site.reachable_types():
         groups = frozenset(node_type.operation_groups())
-        page = schemas.item(node_type, groups, site.plurals, item=True, aliases=True)
+        page = schemas.item(node_type, groups, site.plurals, ItemRole.WEB_RESPONSE)
         out[f"{node_type.name}WebResponseItem"] = _item(
             converter, page, node_type, all_required=True
         )
-        single = schemas.item(node_type, groups, site.plurals, item=True)
+        single = schemas.item(node_type, groups, site.plurals, ItemRole.RESOURCE)
         resource = _item(converter, single, node_type, all_required=True)
         context = {"type": "string", "enum": [context_iri(node_type.name)]}
         resource["properties"] = {"@context": context, **resource["properties"]}
         resource["required"] = ["@context", *resource["required"]]
         out[f"{node_type.name}Resource"] = resource
-        member = schemas.item(node_type, groups, site.plurals)
+        member = schemas.item(node_type, groups, site.plurals, ItemRole.MEMBER)
         out[f"{node_type.name}Item"] = _item(converter, member, node_type, all_required=True)
         home = schemas.item(node_type, common, site.plurals)
         out[f"{node_type.name}CommonContentItem"] = _item(

@@ -32,6 +32,7 @@ from app.reply import Reply
 from app.request_context import RequestContext
 from app.search_index import fold, text_fields, words
 from app.web_response import ItemDumper
+from schemas.items import ItemRole
 
 ITEMS_PER_PAGE = 20
 MAX_ITEMS_PER_PAGE = 200  # Roadiz has none; a bound keeps a page's cost bounded
@@ -226,7 +227,9 @@ def search(context: RequestContext, path: str, args: MultiDict) -> Reply:
     members = []
     for source in found:
         node_type = context.site.node_types[source["type"]]
-        dumped = ItemDumper(context, frozenset(node_type.operation_groups()))(source)
+        dumped = ItemDumper(context, frozenset(node_type.operation_groups()))(
+            source, ItemRole.MEMBER
+        )
         marks: dict | list = []
         if len(text) > SHORT_QUERY:
             marks = highlighting(source, marked, text_fields_of(context, source["type"]))

@@ -20,6 +20,7 @@ from app.resolution import NOT_RESOLVED, Resolution, resolve_path
 from app.site import NodeType, SiteModel
 from schemas import shared
 from schemas.dumping import dumper
+from schemas.items import ItemRole
 from schemas.shapes import RedirectionSchema
 from schemas.web_response import WebResponseSchema, serialise_items
 from walkers.walker import AUTO_CHILDREN, Walker, walk
@@ -67,17 +68,14 @@ class ItemDumper:
         self.context = context
         self.groups = groups
 
-    def __call__(
-        self, source: dict[str, Any], *, item: bool = False, aliases: bool = False
-    ) -> dict[str, Any]:
-        """`aliases`: the WebResponse item (the only place that lists `urlAliases`)."""
+    def __call__(self, source: dict[str, Any], role: ItemRole = ItemRole.LISTED) -> dict[str, Any]:
+        """`role`: where the source is served (schemas.items.ItemRole)."""
         site = self.context.site
         node_type = site.node_types[source["type"]]
-        schema: Schema = self.context.schemas.item(
-            node_type, self.groups, site.plurals, item=item, aliases=aliases
-        )
+        schema: Schema = self.context.schemas.item(node_type, self.groups, site.plurals, role)
         presented = present(source, self.context)
-        if item or presented is not source or type(source) is not FrozenDict:
+        served_alone = role in (ItemRole.WEB_RESPONSE, ItemRole.RESOURCE)
+        if served_alone or presented is not source or type(source) is not FrozenDict:
             return dumper(schema)(with_translation(presented, node_type, site))
         kept = site.cache.setdefault("listed dumps", {})
         key = (id(schema), id(source))
@@ -163,7 +161,7 @@ class WebResponseTransformer:
         decision = decide(source, context)
         groups = frozenset(site.node_types[source["type"]].operation_groups())
         dump = ItemDumper(context, groups)
-        output.item = dump(source, item=True, aliases=True)
+        output.item = dump(source, ItemRole.WEB_RESPONSE)
         output.max_age = max_age(source)
         output.breadcrumbs = breadcrumbs(source, context, ItemDumper(context, BREADCRUMB_GROUPS))
         output.head = build_head(context, source["locale"], source)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 from marshmallow import Schema, fields
@@ -34,6 +35,23 @@ URL_ALIASES = {
         "required": ["@type", "alias"],
     },
 }
+
+
+class ItemRole(StrEnum):
+    """Where a source is serialised, which decides a few fields beyond its groups (behaviour.md,
+    roadiz-read-surface.md §2); the value names its schema (`<NodeType><role>Schema`)."""
+
+    # the WebResponse item: its node shows `position`, and it alone lists `urlAliases`
+    WEB_RESPONSE = "WebResponseItem"
+    # a source at its @id (`/api/pages/7`): adds `noIndex`; node-reference fields belong to
+    # `<type>_get_by_path` only
+    RESOURCE = "ResourceItem"
+    # a member of a collection or of search results: no node-reference fields either, and a
+    # `url` for reachable types only
+    MEMBER = "MemberItem"
+    # a source a response lists: blocks, references, breadcrumbs, menus, common content's home
+    LISTED = "Item"
+
 
 SCALARS: dict[str, type[fields.Field]] = {
     "boolean": fields.Boolean,
@@ -76,14 +94,10 @@ def build_item_schema(
     node_type: NodeType,
     groups: frozenset[str],
     plurals: Plurals,
-    *,
-    item: bool,
-    aliases: bool = False,
+    role: ItemRole = ItemRole.LISTED,
 ) -> Schema:
-    """The schema of `node_type` items under `groups`; `item` marks an item served by itself
-    (the WebResponse item, a source resource: its node shows `position`); `aliases` the
-    WebResponse item, which alone lists its `urlAliases` (Roadiz sends them nowhere; the client
-    types declare them); `plurals` name the types of referenced sources in their IRIs."""
+    """The schema of `node_type` sources under `groups` where `role` says they are served;
+    `plurals` name the types of referenced sources in their IRIs."""
     declared: dict[str, fields.Field] = {
         "@id": fields.Function(lambda s: source_iri(node_type.plural, s["_id"]), metadata=IRI),
         "@type": fields.String(attribute="type"),
@@ -96,20 +110,24 @@ def build_item_schema(
         declared["slug"] = fields.String()
     if groups & URL_GROUPS and node_type.reachable:
         declared["url"] = fields.String()
-    elif groups & URL_GROUPS and node_type.is_link():
+    elif groups & URL_GROUPS and node_type.is_link() and role is ItemRole.LISTED:
+        # a menu link in a menu shows where it points; listed by a collection, it has no url
         declared["url"] = fields.Function(link_url, metadata=NULLABLE_IRI)
     if groups & BASE_GROUPS:
-        declared["node"] = fields.Nested(node_schema(groups, with_position=item))
+        position = role is ItemRole.WEB_RESPONSE
+        declared["node"] = fields.Nested(node_schema(groups, with_position=position))
         declared["translation"] = fields.Nested(translation_schema())
+    references = role not in (ItemRole.RESOURCE, ItemRole.MEMBER)
     for field in node_type.fields:
-        if field.groups & groups:
+        if field.groups & groups and (references or field.type != "nodes"):
             declared[field.key] = _typed_field(field, groups, plurals)
     if groups & META_GROUPS:
         declared["metaTitle"] = fields.String(attribute="meta_title")
         declared["metaDescription"] = fields.String(attribute="meta_description")
-    if aliases:
+    if role is ItemRole.RESOURCE:
+        declared["noIndex"] = fields.Boolean(attribute="no_index")
+    if role is ItemRole.WEB_RESPONSE:
         declared["urlAliases"] = fields.Function(url_aliases, metadata=URL_ALIASES)
-    role = "WebResponseItem" if aliases else "ResourceItem" if item else "Item"
     return Schema.from_dict(declared, name=f"{node_type.name}{role}Schema")()
 
 
@@ -130,20 +148,16 @@ class SchemaRegistry:
         node_type: NodeType,
         groups: frozenset[str],
         plurals: Plurals,
-        *,
-        item: bool = False,
-        aliases: bool = False,
+        role: ItemRole = ItemRole.LISTED,
     ) -> Schema:
-        fast_key = (id(node_type), groups, id(plurals), item, aliases)
+        fast_key = (id(node_type), groups, id(plurals), role)
         entry = self._by_identity.get(fast_key)
         if entry is not None and entry[0] is node_type and entry[1] is plurals:
             return entry[2]
-        key = (node_type, groups, plurals, item, aliases)
+        key = (node_type, groups, plurals, role)
         schema = self._schemas.get(key)
         if schema is None:
-            schema = self._schemas[key] = build_item_schema(
-                node_type, groups, plurals, item=item, aliases=aliases
-            )
+            schema = self._schemas[key] = build_item_schema(node_type, groups, plurals, role)
         if len(self._by_identity) >= IDENTITY_ENTRIES:  # site models rebuilt: new identities
             self._by_identity.clear()
         self._by_identity[fast_key] = (node_type, plurals, schema)

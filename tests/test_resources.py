@@ -44,7 +44,33 @@ def test_source_item(client):
     assert body["@context"] == "/api/contexts/Page"
     assert body["@id"] == "/api/pages/1101"
     assert body["title"] == "About us"
-    assert body["node"]["position"] == 2
+    # roadiz-read-surface.md §2: an item adds noIndex; node references belong to the WebResponse
+    # item, and so does the node's position
+    assert body["noIndex"] is False
+    assert "nodeReferences" not in body
+    assert body["node"] == {"@type": "Node", "@id": "/api/nodes/11", "visible": True, "tags": []}
+    page = client.get("/api/web_response_by_path?path=/about").json["item"]
+    assert page["node"]["position"] == 2
+    assert [r["@id"] for r in page["nodeReferences"]] == ["/api/articles/1901"]
+    assert {k: v for k, v in page.items() if k not in ("nodeReferences", "urlAliases", "node")} == {
+        k: v for k, v in body.items() if k not in ("@context", "noIndex", "node")
+    }
+
+
+def test_collection_members_list_no_references_and_links_no_url(client):
+    """roadiz-read-surface.md §2: node-reference fields belong to <type>_get_by_path; `url` is
+    for reachable types only (a menu link shows where it points in a menu, not in a list)."""
+    member = client.get("/api/pages?node.id=11&_locale=en").json["hydra:member"][0]
+    assert member["@id"] == "/api/pages/1101"
+    assert "nodeReferences" not in member and "noIndex" not in member
+    assert "position" not in member["node"]
+    links = client.get("/api/nodes_sources?node.nodeTypeName=MenuLink&_locale=en").json
+    assert links["hydra:member"]
+    for link in links["hydra:member"]:
+        assert "url" not in link and "linkInternalReference" not in link, link
+        assert link["linkExternalUrl"] is None or link["linkExternalUrl"].startswith("http")
+    menus = client.get("/api/common_content?_locale=en").json["menus"]
+    assert any("url" in walker["item"] for menu in menus.values() for walker in menu["children"])
 
 
 @pytest.mark.parametrize(

@@ -40,6 +40,7 @@ from app.realms import granted
 from app.request_context import RequestContext
 from app.site import NodeType
 from app.web_response import ItemDumper
+from schemas.items import ItemRole
 
 ITEMS_PER_PAGE = 15
 MAX_ITEMS_PER_PAGE = 50
@@ -340,4 +341,4 @@ def _scheduled_count(context: RequestContext, query: dict[str, Any]) -> Callable
 def dump_member(context: RequestContext, source: dict[str, Any]) -> dict[str, Any]:
     """A source as collections list it: its own type's groups, whatever the route."""
     node_type = context.site.node_types[source["type"]]
-    return ItemDumper(context, frozenset(node_type.operation_groups()))(source)
+    return ItemDumper(context, frozenset(node_type.operation_groups()))(source, ItemRole.MEMBER)
