@@ -149,8 +149,9 @@ def _listed_groups(site: SiteModel) -> frozenset[str]:
 
 
 def item_schemas(site: SiteModel, schemas: SchemaRegistry, converter: Any) -> dict[str, Any]:
-    """Per node type: the WebResponse item, the collection member and resource and the common
-    content home (reachable types); the listed item (every type: walkers list blocks too)."""
+    """Per node type: the WebResponse item, the resource and the common content home (reachable
+    types); the listed item (every type: walkers list blocks too) and the member of collections
+    and search results (every type: /api/nodes_sources lists blocks and menus too)."""
     out: dict[str, Any] = {}
     common = frozenset(COMMON_CONTENT_GROUPS)
     for node_type in site.reachable_types():
@@ -165,8 +166,6 @@ def item_schemas(site: SiteModel, schemas: SchemaRegistry, converter: Any) -> di
         resource["properties"] = {"@context": context, **resource["properties"]}
         resource["required"] = ["@context", *resource["required"]]
         out[f"{node_type.name}Resource"] = resource
-        member = schemas.item(node_type, groups, site.plurals, ItemRole.MEMBER)
-        out[f"{node_type.name}Item"] = _item(converter, member, node_type, all_required=True)
         home = schemas.item(node_type, common, site.plurals)
         out[f"{node_type.name}CommonContentItem"] = _item(
             converter, home, node_type, all_required=True
@@ -175,6 +174,10 @@ def item_schemas(site: SiteModel, schemas: SchemaRegistry, converter: Any) -> di
     for node_type in site.node_types.values():
         schema = schemas.item(node_type, listed, site.plurals)
         out[f"{node_type.name}ListedItem"] = _item(converter, schema, node_type, all_required=False)
+        # /api/nodes_sources lists every type, each with its own operation groups
+        groups = frozenset(node_type.operation_groups())
+        member = schemas.item(node_type, groups, site.plurals, ItemRole.MEMBER)
+        out[f"{node_type.name}MemberItem"] = _item(converter, member, node_type, all_required=True)
     return out
 
 
@@ -208,8 +211,6 @@ def _site_unions(components: dict[str, Any], site: SiteModel, extra: dict[str, A
     components["Breadcrumbs"]["properties"]["items"]["items"] = listed
     common = components["CommonContent"]["properties"]
     common["home"] = _one_of([f"{n}CommonContentItem" for n in reachable], nullable=True)
-    collection = components["NodeSourceCollection"]["properties"]
-    collection["hydra:member"]["items"] = _one_of([f"{n}Item" for n in reachable])
     components["NodeSource"] = _one_of([f"{n}Resource" for n in reachable])
 
 
@@ -297,11 +298,11 @@ def build_document(
     _site_unions(found, site, extra_properties or {})
     # Roadiz's collections (app/listing): filters, hydra:search, sparse members, other resources
     found.update(copy.deepcopy(listing_schemas()))  # edited below: never the shared constants
-    listed = [f"{t.name}ListedItem" for t in site.node_types.values()]
-    found["NodeSourceCollection"] = node_source_collection(listed)
-    # a search hit wraps a listed source of a reachable type
+    members = [f"{t.name}MemberItem" for t in site.node_types.values()]
+    found["NodeSourceCollection"] = node_source_collection(members)
+    # a search hit wraps a source of a reachable type, as collections list it
     found["SearchResultItem"]["properties"]["item"] = {
-        "oneOf": [_ref(f"{t.name}ListedItem") for t in site.reachable_types()]
+        "oneOf": [_ref(f"{t.name}MemberItem") for t in site.reachable_types()]
     }
     _demote_colliding(found)
     for path, item in document["paths"].items():

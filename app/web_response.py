@@ -73,7 +73,8 @@ class ItemDumper:
         site = self.context.site
         node_type = site.node_types[source["type"]]
         schema: Schema = self.context.schemas.item(node_type, self.groups, site.plurals, role)
-        presented = present(source, self.context)
+        # only references sent are filtered (a realm check may cost a password's hash)
+        presented = present(source, self.context) if role.lists_references else source
         served_alone = role in (ItemRole.WEB_RESPONSE, ItemRole.RESOURCE)
         if served_alone or presented is not source or type(source) is not FrozenDict:
             return dumper(schema)(with_translation(presented, node_type, site))

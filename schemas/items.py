@@ -52,6 +52,11 @@ class ItemRole(StrEnum):
     # a source a response lists: blocks, references, breadcrumbs, menus, common content's home
     LISTED = "Item"
 
+    @property
+    def lists_references(self) -> bool:
+        """Whether its node-reference (`nodes`) fields are sent."""
+        return self not in (ItemRole.RESOURCE, ItemRole.MEMBER)
+
 
 SCALARS: dict[str, type[fields.Field]] = {
     "boolean": fields.Boolean,
@@ -117,9 +122,8 @@ def build_item_schema(
         position = role is ItemRole.WEB_RESPONSE
         declared["node"] = fields.Nested(node_schema(groups, with_position=position))
         declared["translation"] = fields.Nested(translation_schema())
-    references = role not in (ItemRole.RESOURCE, ItemRole.MEMBER)
     for field in node_type.fields:
-        if field.groups & groups and (references or field.type != "nodes"):
+        if field.groups & groups and (role.lists_references or field.type != "nodes"):
             declared[field.key] = _typed_field(field, groups, plurals)
     if groups & META_GROUPS:
         declared["metaTitle"] = fields.String(attribute="meta_title")

@@ -73,6 +73,12 @@ def test_collection_members_list_no_references_and_links_no_url(client):
     assert any("url" in walker["item"] for menu in menus.values() for walker in menu["children"])
 
 
+ROUTER_404 = (
+    "The requested URL was not found on the server. If you entered the URL manually please check "
+    "your spelling and try again."
+)
+
+
 @pytest.mark.parametrize(
     ("iri", "status", "detail"),
     [
@@ -102,13 +108,10 @@ def test_collection_members_list_no_references_and_links_no_url(client):
         # a number the routes do not take: negative, or beyond int64
         ("/api/pages/-1", 404, "Not Found"),
         ("/api/tags/99999999999999999999", 404, "Not Found"),
-        # not an item route at all
-        (
-            "/api/pages/1101/extra",
-            404,
-            "The requested URL was not found on the server. If you "
-            "entered the URL manually please check your spelling and try again.",
-        ),
+        # not an item route at all: a type that is not reachable, or none, as with a number
+        ("/api/content_blocks/abc", 404, ROUTER_404),
+        ("/api/no_such_things/abc", 404, ROUTER_404),
+        ("/api/pages/1101/extra", 404, ROUTER_404),
     ],
 )
 def test_documented_errors(client, iri, status, detail):

@@ -136,6 +136,19 @@ def test_openapi_documents_the_conventions(client):
     assert "urlAliases" in schemas["PageWebResponseItem"]["required"]
     assert "urlAliases" not in schemas["PageResource"]["properties"]
     assert "translation" in schemas["PageListedItem"]["properties"]
+    # the item at its @id, collection members and search hits as roadiz-read-surface.md §2 has them
+    resource = schemas["PageResource"]
+    assert "noIndex" in resource["required"] and "nodeReferences" not in resource["properties"]
+    assert "nodeReferences" in schemas["PageWebResponseItem"]["required"]
+    member = schemas["PageMemberItem"]
+    assert "nodeReferences" not in member["properties"] and "noIndex" not in member["properties"]
+    assert "url" not in schemas["MenuLinkMemberItem"]["properties"]
+    assert "url" in schemas["MenuLinkListedItem"]["properties"]
+    members = schemas["NodeSourceCollection"]["properties"]["hydra:member"]["items"]["anyOf"]
+    assert {"$ref": "#/components/schemas/MenuLinkMemberItem"} in members
+    assert not any("ListedItem" in m.get("$ref", "") for m in members)
+    hits = schemas["SearchResultItem"]["properties"]["item"]["oneOf"]
+    assert {"$ref": "#/components/schemas/PageMemberItem"} in hits
     assert list(schemas["Translation"]["properties"]) == [
         "@id", "@type", "name", "defaultTranslation", "available", "locale",
     ]  # fmt: skip

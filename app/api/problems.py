@@ -6,6 +6,7 @@ import logging
 import re
 
 from flask import Flask, Response, current_app, g, request
+from pymongo.errors import ConnectionFailure, PyMongoError
 from werkzeug.exceptions import HTTPException
 
 from app.api.encoding import json_response
@@ -13,6 +14,7 @@ from app.api.redact import public_full_path
 from app.errors import ApiError
 from app.naming import context_iri, error_iri, error_type
 from app.paths import InvalidPath
+from app.site import current_site
 from schemas import shared
 from schemas.shapes import ProblemSchema
 
@@ -56,19 +58,31 @@ def _logged(status: int, message: str) -> None:
 def unmatched_identifier(path: str) -> str | None:
     """The detail of a path that matched no route because its last segment is not an id an item
     route takes (`/api/pages/abc`, `/api/tags/-1`), else None: the same path with an id in its
-    place matches a route ending with an integer."""
+    place matches a route ending with an integer (for a node source, of a reachable type)."""
     head, _, segment = path.rpartition("/")
     if not segment or not head.startswith("/api/"):
         return None
     try:
-        rule, _ = current_app.create_url_adapter(request).match(  # type: ignore[union-attr]
-            f"{head}/0", method="GET", return_rule=True
+        rule, values = current_app.create_url_adapter(request).match(  # type: ignore[union-attr]
+            f"{head}/0", method=request.method, return_rule=True
         )
     except HTTPException:
         return None
     if not rule.rule.rpartition("/")[2].startswith("<int"):
         return None
+    if "plural" in values and not _reachable_plural(values["plural"]):
+        return None  # `/api/foo/abc` is no item route, as `/api/foo/1` is none
     return NOT_FOUND if _NUMBER.fullmatch(segment) else INVALID_IDENTIFIER
+
+
+def _reachable_plural(plural: str) -> bool:
+    """Whether `plural` names a reachable node type of the live site (False when the site cannot
+    be read: the error stays the router's)."""
+    try:
+        site = current_site()
+    except (ApiError, PyMongoError):
+        return False
+    return any(t.plural == plural for t in site.reachable_types())
 
 
 def init_app(app: Flask) -> None:
@@ -98,8 +112,6 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception) -> Response:
-        from pymongo.errors import ConnectionFailure, PyMongoError
-
         # the request's time budget running out is app.api.time_budget.BudgetSpent, an ApiError;
         # a timeout outside it (a server-side limit, a socket) is a database that does not answer
         if isinstance(error, ConnectionFailure) or (
