@@ -46,8 +46,8 @@ class ItemRole(StrEnum):
     # a source at its @id (`/api/pages/7`): adds `noIndex`; node-reference fields belong to
     # `<type>_get_by_path` only
     RESOURCE = "ResourceItem"
-    # a member of a collection or of search results: no node-reference fields either, and a
-    # `url` for reachable types only
+    # a member of a collection or of search results: no node-reference fields either, no
+    # `metaTitle` and `metaDescription` (an item adds them), and a `url` for reachable types only
     MEMBER = "MemberItem"
     # a source a response lists: blocks, references, breadcrumbs, menus, common content's home
     LISTED = "Item"
@@ -125,7 +125,7 @@ def build_item_schema(
     for field in node_type.fields:
         if field.groups & groups and (role.lists_references or field.type != "nodes"):
             declared[field.key] = _typed_field(field, groups, plurals)
-    if groups & META_GROUPS:
+    if groups & META_GROUPS and role is not ItemRole.MEMBER:  # an item's, not a member's
         declared["metaTitle"] = fields.String(attribute="meta_title")
         declared["metaDescription"] = fields.String(attribute="meta_description")
     if role is ItemRole.RESOURCE:
