@@ -59,7 +59,8 @@ def test_source_item(client):
 
 def test_collection_members_list_no_references_and_links_no_url(client):
     """roadiz-read-surface.md §2: node-reference fields belong to <type>_get_by_path, meta fields
-    to the item; `url` is for reachable types only (a menu link shows where it points in a menu, not in a list)."""
+    to the item; `url` is for reachable types only (a menu link shows where it points in a menu,
+    not in a list)."""
     member = client.get("/api/pages?node.id=11&_locale=en").json["hydra:member"][0]
     assert member["@id"] == "/api/pages/1101"
     assert "nodeReferences" not in member and "noIndex" not in member
