@@ -27,12 +27,11 @@ from app.audience import denied_realm_ids
 from app.errors import BadRequest
 from app.listing import hydra
 from app.listing.params import Page, Params
+from app.listing.sources import dump_member
 from app.query_plan import SEARCH_CHUNK, SEARCH_SCAN, postings_id
 from app.reply import Reply
 from app.request_context import RequestContext
 from app.search_index import fold, text_fields, words
-from app.web_response import ItemDumper
-from schemas.items import ItemRole
 
 ITEMS_PER_PAGE = 20
 MAX_ITEMS_PER_PAGE = 200  # Roadiz has none; a bound keeps a page's cost bounded
@@ -226,10 +225,7 @@ def search(context: RequestContext, path: str, args: MultiDict) -> Reply:
     marked = set(wanted)
     members = []
     for source in found:
-        node_type = context.site.node_types[source["type"]]
-        dumped = ItemDumper(context, frozenset(node_type.operation_groups()))(
-            source, ItemRole.MEMBER
-        )
+        dumped = dump_member(context, source)
         marks: dict | list = []
         if len(text) > SHORT_QUERY:
             marks = highlighting(source, marked, text_fields_of(context, source["type"]))

@@ -339,6 +339,7 @@ def _scheduled_count(context: RequestContext, query: dict[str, Any]) -> Callable
 
 
 def dump_member(context: RequestContext, source: dict[str, Any]) -> dict[str, Any]:
-    """A source as collections list it: its own type's groups, whatever the route."""
+    """A source as collections and search results list it: its own type's groups, whatever the
+    route."""
     node_type = context.site.node_types[source["type"]]
     return ItemDumper(context, frozenset(node_type.operation_groups()))(source, ItemRole.MEMBER)
