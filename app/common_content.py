@@ -7,7 +7,7 @@ from typing import Any
 from app.audience import denied, visible_home, walker_context
 from app.head import build_head
 from app.locale import resolve_translation
-from app.naming import COMMON_CONTENT_IRI, camel
+from app.naming import COMMON_CONTENT_IRI, MENU_ROOT_TYPES, menu_key
 from app.reply import Reply
 from app.request_context import RequestContext
 from app.site import COMMON_CONTENT_GROUPS, Translation
@@ -20,7 +20,7 @@ from walkers.walker import AUTO_CHILDREN, MENU, walk_many
 
 MENUS_MAX_LEVEL = 3
 # Root node types listed in `menus`, with the walker kind of each.
-MENU_WALKERS = {"Menu": MENU, "Footer": AUTO_CHILDREN}
+MENU_WALKERS = dict(zip(MENU_ROOT_TYPES, (MENU, AUTO_CHILDREN), strict=True))
 
 
 def menus(context: RequestContext, locale: str, dump: ItemDumper) -> dict[str, Any]:
@@ -38,9 +38,7 @@ def menus(context: RequestContext, locale: str, dump: ItemDumper) -> dict[str, A
         return {}
     walking = walker_context(context, locale, roots[0][0])
     walkers = walk_many(roots, MENUS_MAX_LEVEL, walking, context.definitions)
-    return {
-        camel(f"{w.item['node']['node_name']} walker"): serialise_items(w, dump) for w in walkers
-    }
+    return {menu_key(w.item["node"]["node_name"]): serialise_items(w, dump) for w in walkers}
 
 
 def build_common_content(context: RequestContext, translation: Translation) -> dict[str, Any]:

@@ -40,7 +40,8 @@ def connect(app: Flask) -> Store:
     try:
         report = load_site(store, read_fixture(fixture), name=Path(fixture).name)
     except FixtureError as error:
-        raise RuntimeError(f"{fixture}: {error.report()}") from error
+        # the problems, as `flask seed` prints them: click shows the message without a traceback
+        raise click.ClickException(f"{fixture}: {error.report()}") from error
     app.logger.info("embedded store: %s", report.summary())
     warn_if_too_large(app.logger, report.counts.get("sources", 0))
     return store

@@ -14,7 +14,7 @@ from app.summaries import document_summary
 ANALYTICS = (
     ("googleAnalytics", "universal_analytics_id"),
     ("googleTagManager", "google_tag_manager_id"),
-    ("matomoTagManager", "matomo_tag_manager_id"),
+    ("matomoTagManager", None),  # Roadiz's; the fixture format has no such setting: null
     ("matomoUrl", "matomo_url"),
     ("matomoSiteId", "matomo_site_id"),
 )
@@ -24,7 +24,8 @@ SOCIAL = (
     ("twitterUrl", "twitter_url"),
     ("youtubeUrl", "youtube_url"),
     ("linkedinUrl", "linkedin_url"),
-    ("tiktokUrl", "tiktok_url"),  # spelled as @roadiz/types spells it (roadiz-read-surface.md §7)
+    # spelled as @roadiz/types spells it (roadiz-read-surface.md §7); no such setting: null
+    ("tiktokUrl", None),
 )
 SHARE_IMAGE_FIELDS = ("header_image", "image")
 
@@ -77,14 +78,14 @@ def build_head(
         "@type": "NodesSourcesHead",
         "@id": head_id(locale, item["_id"] if item else None),
     }
-    head.update({key: settings.get(name) for key, name in ANALYTICS})
+    head.update({key: settings.get(name) if name else None for key, name in ANALYTICS})
     head["siteName"] = site_name
     head["metaTitle"] = meta_title
     head["metaDescription"] = meta_description
     head["noIndex"] = no_index(item)
     head["policyUrl"] = policy_url(context, locale)
     head["mainColor"] = settings.get("main_color")
-    head.update({key: settings.get(name) for key, name in SOCIAL})
+    head.update({key: settings.get(name) if name else None for key, name in SOCIAL})
     head["homePageUrl"] = home_url(context, locale)
     head["shareImage"] = _share_image(site, locale, item)
     return head

@@ -20,6 +20,16 @@ def camel(name: str) -> str:
     return words[0][0].lower() + words[0][1:] + "".join(w[0].upper() + w[1:] for w in words[1:])
 
 
+# The root node types whose walkers common_content serves in `menus` (fixture-format.md).
+MENU_ROOT_TYPES = ("Menu", "Footer")
+
+
+def menu_key(node_name: str) -> str:
+    """The key of a root menu's walker in common_content's `menus`: `main-menu` ->
+    `mainMenuWalker` (two roots with the same key are refused at load)."""
+    return camel(f"{node_name} walker")
+
+
 def slug(text: str) -> str:
     """Lower case; runs of non-alphanumerics become `_` (serialization group names)."""
     return _NON_ALNUM.sub("_", text.lower()).strip("_")

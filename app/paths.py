@@ -44,3 +44,14 @@ def normalise_url_path(text: str) -> str:
     except UnicodeDecodeError as error:
         raise InvalidPath("path is not valid percent-encoded UTF-8") from error
     return normalise_path(decoded)
+
+
+def unrequestable(path: str) -> str | None:
+    """Why a stored path (a source's url, an alias's) can never be requested as it is, or None:
+    a request for it is normalised to another path (a final `.json` or `.html` is read as a
+    format and dropped), or it has a `.` or `..` segment, which clients resolve before sending."""
+    if any(segment in (".", "..") for segment in path.split("/")):
+        return f'path "{path}" has a "." or ".." segment, which clients resolve away'
+    if _SUFFIX.search(path):
+        return f'path "{path}" cannot be requested: a final .json or .html is read as a format'
+    return None

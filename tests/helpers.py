@@ -18,7 +18,7 @@ DEMO_SOCIAL_HEAD = {
     "twitterUrl": "https://twitter.com/demosite",
     "youtubeUrl": "https://www.youtube.com/@demosite",
     "linkedinUrl": "https://www.linkedin.com/company/demosite",
-    "tiktokUrl": None,  # the demo site sets no tiktok_url
+    "tiktokUrl": None,  # the fixture format has no such setting
 }
 # The translations of the demo site as every node source embeds them (roadiz-read-surface.md §7).
 EN = {"@id": "/api/translations/1", "@type": "Translation", "name": "English",

@@ -29,7 +29,7 @@ MAIN_FR = [
 SETTINGS_HEAD = {
     "googleAnalytics": "UA-000000-1",
     "googleTagManager": "GTM-DEMO",
-    "matomoTagManager": None,  # no matomo_tag_manager_id setting
+    "matomoTagManager": None,  # the fixture format has no such setting
     "matomoUrl": "https://matomo.example.org/",
     "matomoSiteId": "7",
     "siteName": "Demo Site",

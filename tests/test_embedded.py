@@ -5,6 +5,9 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import os
+import subprocess
+import sys
 from datetime import UTC, datetime
 
 import mongomock
@@ -152,6 +155,26 @@ def test_start_up_warns_above_the_size_the_embedded_store_is_meant_for(
         "meant for: start-up "
         "is slow and every worker keeps its own copy in memory; set MONGODB_URI to serve this "
         "site from MongoDB (see docs/performance.md)"
+    ]
+
+
+def test_an_invalid_site_fixture_stops_start_up_with_its_problems_and_no_traceback(tmp_path):
+    """`make run` with a bad SITE_FIXTURE prints what `flask seed` prints (click shows a
+    ClickException's message alone), and exits 1."""
+    site = demo_site()
+    site["nodes"][0]["status"] = "live"
+    fixture = tmp_path / "bad.json"
+    fixture.write_text(json.dumps(site), encoding="utf-8")
+    environment = {**os.environ, "MONGODB_URI": "", "SITE_FIXTURE": str(fixture),
+                   "JWT_SECRET": JWT_SECRET}  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "app:create_app", "routes"],
+        env=environment, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr.splitlines() == [
+        f"Error: {fixture}: invalid site fixture (1 problem(s)):",
+        '$.nodes[0].status: "live" is not one of: draft, pending, published, archived, deleted',
     ]
 
 

@@ -1,10 +1,12 @@
 """Site fixture validation: a valid site passes, each broken rule gives exactly its problems."""
 
 import copy
+import json
 
 import bcrypt
 import pytest
 
+from app.fixture.load import read_fixture
 from app.fixture.validate import Problem, validate_fixture
 
 PASSWORD_HASH = bcrypt.hashpw(b"secret", bcrypt.gensalt(4)).decode()
@@ -336,6 +338,63 @@ CASES = {
             ("$.nodes[1].type", '"ArticleFeedBlock" is not a node type'),
         ],
     ),
+    "fields served under an item's own keys": (
+        [("add", "node_types.0.fields", {"name": "translation", "type": "string"}),
+         ("add", "node_types.0.fields", {"name": "title_", "type": "string"}),
+         ("add", "node_types.0.fields", {"name": "url_aliases", "type": "string"}),
+         ("add", "node_types.0.fields", {"name": "no__index", "type": "boolean"})],
+        [
+            ("$.node_types[0].fields[8].name",
+             '"translation" would be served as "translation", a key every item has'),
+            ("$.node_types[0].fields[9].name",
+             '"title_" would be served as "title", a key every item has'),
+            ("$.node_types[0].fields[10].name",
+             '"url_aliases" would be served as "urlAliases", a key every item has'),
+            ("$.node_types[0].fields[11].name",
+             '"no__index" would be served as "noIndex", a key every item has'),
+        ],
+    ),
+    "two fields served alike": (
+        [("add", "node_types.0.fields", {"name": "sub__title", "type": "string"})],
+        [("$.node_types[0].fields[8].name",
+          'duplicate field served as "subTitle" (first at $.node_types[0].fields[1].name)')],
+    ),
+    "a no_index field that is not boolean": (
+        [("add", "node_types.0.fields", {"name": "no_index", "type": "string"})],
+        [("$.node_types[0].fields[8].name",
+          "\"no_index\" sets the source's noIndex: its type must be boolean")],
+    ),
+    "enum values empty or repeated": (
+        [("add", "node_types.0.fields", {"name": "shape", "type": "enum", "values": []}),
+         ("add", "node_types.0.fields", {"name": "size", "type": "enum", "values": ["s", "s"]})],
+        [("$.node_types[0].fields[8].values", "an enum field needs at least one value"),
+         ("$.node_types[0].fields[9].values[1]",
+          'duplicate enum value "s" (first at $.node_types[0].fields[9].values[0])')],
+    ),
+    "a tag given twice to a node": (
+        [("set", "nodes.1.tags", [7, 8, 7])],
+        [("$.nodes[1].tags[2]", "duplicate tag 7 (first at $.nodes[1].tags[0])")],
+    ),
+    "an override_locale that is another translation's prefix": (
+        [("set", "translations.1.override_locale", "en")],
+        [("$.translations[1].override_locale", '"en" is the locale of another translation')],
+    ),
+    "a redirection to a source of a type that is not reachable": (
+        [("set", "redirections.0.redirect_node_source", 102)],
+        [("$.redirections[0].redirect_node_source",
+          "source 102 is of a type that is not reachable: it has no url to redirect to")],
+    ),
+    "two root menus served under the same key": (
+        [("add", "node_types", {"name": "Menu", "reachable": False}),
+         ("add", "nodes", {"id": 4, "node_name": "main-menu", "type": "Menu", "status": "published",
+                           "sources": {"en": _source(105)}}),
+         ("add", "nodes", {"id": 5, "node_name": "main_menu", "type": "Menu", "status": "published",
+                           "sources": {"en": _source(106)}}),
+         ("add", "nodes", {"id": 6, "node_name": "main.menu", "type": "Menu", "parent": 4,
+                           "status": "published", "sources": {"en": _source(107)}})],
+        [("$.nodes[4].node_name",
+          'duplicate menu key "mainMenuWalker" (first at $.nodes[3].node_name)')],
+    ),
     "several problems at once": (
         [("set", "settings.logo", "x"), ("set", "nodes.0.status", "live"),
          ("set", "nodes.1.tags", [7, 9]), ("del", "nodes.2.sources.fr.title"),
@@ -371,6 +430,18 @@ def test_optional_sections_default_to_empty() -> None:
 @pytest.mark.parametrize(("edits", "expected"), CASES.values(), ids=CASES.keys())
 def test_each_problem_is_reported_exactly(edits: list[tuple], expected: list[tuple]) -> None:
     assert validate_fixture(apply(site(), edits)) == [Problem(*p) for p in expected]
+
+
+def test_a_key_given_twice_in_the_file_is_reported(tmp_path) -> None:
+    """JSON readers keep one of the values of a repeated key, silently: the loader refuses it."""
+    doc = site()
+    text = json.dumps(doc)[:-1] + f', "settings": {json.dumps(doc["settings"])}}}'  # again, last
+    text = text.replace('"status": "draft"', '"status": "draft", "status": "published"')
+    (tmp_path / "site.json").write_text(text)
+    assert validate_fixture(read_fixture(tmp_path / "site.json")) == [
+        Problem("$.settings", 'key "settings" is given more than once'),
+        Problem("$.nodes[2].status", 'key "status" is given more than once'),
+    ]
 
 
 def test_not_an_object() -> None:

@@ -111,6 +111,27 @@ def test_colliding_urls_are_rejected(fresh):
     assert snapshot(store) == before
 
 
+def test_urls_a_request_cannot_reach_are_rejected(fresh):
+    """A final .json or .html is read as a format (behaviour.md, path resolution), and clients
+    resolve "." and ".." segments away: a source at such a url could never be served."""
+    _, store = fresh
+    before = snapshot(store)
+    site = demo_site()
+    by_name = {n["node_name"]: n for n in site["nodes"]}
+    by_name["legal"]["sources"]["en"]["url_aliases"] = ["legal.json"]
+    by_name["about"]["sources"]["en"]["url_aliases"] = [".."]
+    with pytest.raises(FixtureError) as raised:
+        load_site(store, site)
+    about, legal = (f"$.nodes[{site['nodes'].index(by_name[n])}].sources.en"
+                    for n in ("about", "legal"))  # fmt: skip
+    assert sorted(raised.value.problems) == sorted([
+        Problem(about, 'path "/.." has a "." or ".." segment, which clients resolve away'),
+        Problem(legal, 'path "/legal.json" cannot be requested: a final .json or .html is read '
+                       "as a format"),
+    ])  # fmt: skip
+    assert snapshot(store) == before
+
+
 def test_loading_the_live_file_again_writes_nothing(fresh):
     _, store = fresh
     before = snapshot(store)

@@ -1,5 +1,6 @@
 """Response conventions Roadiz clients rely on (roadiz-read-surface.md §7, issue 14 item 8):
-WebResponse.maxAge, the head's noIndex / tiktokUrl / matomoTagManager, every node source's
+WebResponse.maxAge, the head's noIndex / tiktokUrl / matomoTagManager (null: the fixture format
+has no such settings, and refuses them as unknown keys), every node source's
 `translation`, the WebResponse item's `urlAliases`, the external redirection's `@id` and `url`,
 documents and tags inside node sources (Roadiz's fields, nulls omitted). Cache-Tags and Link:
 tests/test_http_caching.py."""
@@ -12,20 +13,16 @@ from typing import Any
 import pytest
 
 from app.auth import PREVIEW_ROLE, mint_token
+from app.fixture.validate import validate_fixture
 from app.summaries import TAG_PARENT_DEPTH, tag_summary
 from tests.conftest import JWT_SECRET, demo_site
 from tests.helpers import EN, FR, get_path, node
 
-TIKTOK = "https://www.tiktok.com/@demosite"
-MATOMO_TAG_MANAGER = "https://matomo.example.org/js/container_AbC123.js"
-
 
 def conventions_site() -> dict[str, Any]:
-    """The demo site with the optional head settings set, a Page field `no_index` (true on
-    `about`), and the `team` node's ttl at 0."""
+    """The demo site with a Page field `no_index` (true on `about`), and the `team` node's ttl
+    at 0."""
     site = demo_site()
-    site["settings"]["tiktok_url"] = TIKTOK
-    site["settings"]["matomo_tag_manager_id"] = MATOMO_TAG_MANAGER
     page = next(t for t in site["node_types"] if t["name"] == "Page")
     page["fields"].append({"name": "no_index", "type": "boolean"})
     node(site, "about")["sources"]["en"]["fields"]["no_index"] = True
@@ -54,16 +51,17 @@ def test_max_age_is_the_node_ttl_in_seconds(client, custom):
     assert get_path(client, "/elsewhere").json["maxAge"] == 0  # an external redirection
 
 
-def test_head_optional_settings_are_null_when_unset(client):
-    head = get_path(client, "/about").json["head"]
-    assert (head["noIndex"], head["tiktokUrl"], head["matomoTagManager"]) == (False, None, None)
-
-
-def test_head_reads_the_optional_settings(custom):
-    for body in (get_path(custom, "/blog").json, custom.get("/api/common_content").json):
+def test_head_fields_without_a_fixture_setting_are_null(client):
+    for body in (get_path(client, "/about").json, client.get("/api/common_content").json):
         head = body["head"]
-        assert (head["tiktokUrl"], head["matomoTagManager"]) == (TIKTOK, MATOMO_TAG_MANAGER)
-        assert head["noIndex"] is False
+        assert (head["noIndex"], head["tiktokUrl"], head["matomoTagManager"]) == (False, None, None)
+
+
+@pytest.mark.parametrize("setting", ["tiktok_url", "matomo_tag_manager_id"])
+def test_settings_the_fixture_format_does_not_list_are_refused(setting):
+    site = demo_site()
+    site["settings"][setting] = "https://example.org/"
+    assert validate_fixture(site) == [(f"$.settings.{setting}", f'unknown key "{setting}"')]
 
 
 def test_no_index_comes_from_a_no_index_field_of_the_node_type(custom):

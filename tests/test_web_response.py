@@ -11,7 +11,7 @@ NOT_RESOLVED = "None of the chained PathResolverInterface were able to resolve p
 HEAD_SETTINGS = {
     "googleAnalytics": "UA-000000-1",
     "googleTagManager": "GTM-DEMO",
-    "matomoTagManager": None,  # no matomo_tag_manager_id setting
+    "matomoTagManager": None,  # the fixture format has no such setting
     "matomoUrl": "https://matomo.example.org/",
     "matomoSiteId": "7",
     "siteName": "Demo Site",
