@@ -36,6 +36,9 @@ ERRORS = {
 }
 HYGIENE = ("400", "414")  # checked before any route (app.api.hygiene)
 API_ERRORS = tuple(ERRORS)
+HEALTH_PATHS = ("/healthz", "/readyz")
+# Parameters every read accepts (app.api.arguments.Query).
+GLOBAL_PARAMETERS = ("_preview", "password")
 JSON_LD = ("application/ld+json", "application/json")  # chosen by Accept (app.api.caching)
 # path -> (description of the 200, its schema (a components/schemas name), media types, errors).
 RESPONSES: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]] = {
@@ -106,10 +109,48 @@ def _problem_responses(statuses: tuple[str, ...] = API_ERRORS) -> dict[str, Any]
     return {status: {"description": ERRORS[status], "content": content} for status in statuses}
 
 
+def _header(description: str) -> dict[str, Any]:
+    return {"description": description, "schema": {"type": "string"}}
+
+
+# The headers of every successful read (app.api.caching.send and replay; behaviour.md, HTTP
+# caching), and of its 304.
+CACHING_HEADERS = {
+    "ETag": _header("Strong validator of this body in this format (If-None-Match: 304)"),
+    "Cache-Control": _header(
+        "public, max-age, s-maxage (the node's ttl, else the default) and "
+        "stale-while-revalidate; private, no-store in preview or with "
+        "credentials"
+    ),  # fmt: skip
+    "Vary": _header("Accept, Accept-Language, Authorization, Origin, Accept-Encoding"),
+}
+SUCCESS_HEADERS = {
+    **CACHING_HEADERS,
+    "Content-Language": _header("The locale of the translation served"),
+    "Cache-Tags": _header(
+        "IRIs of the node sources, nodes, documents and tags in the body, "
+        "compact form, for CDN purges"
+    ),  # fmt: skip
+    "Link": _header(
+        '<url>; rel="alternate"; hreflang="<locale>" for each published translation '
+        "of the item, when it has some"
+    ),  # fmt: skip
+    "Content-Location": _header("The canonical url of the item a redirection leads to"),
+}
+NOT_MODIFIED = {
+    "description": "Not Modified: If-None-Match names the ETag of the body (no body)",
+    "headers": CACHING_HEADERS,
+}
+
+
 def _responses(path: str) -> dict[str, Any]:
     description, schema, media_types, errors = RESPONSES[path]
     content = {media_type: {"schema": _ref(schema)} for media_type in media_types}
-    return {"200": {"description": description, "content": content}, **_problem_responses(errors)}
+    if path in HEALTH_PATHS:  # plain JSON, never cached
+        return {"200": {"description": description, "content": content},
+                **_problem_responses(errors)}  # fmt: skip
+    success = {"description": description, "headers": SUCCESS_HEADERS, "content": content}
+    return {"200": success, "304": NOT_MODIFIED, **_problem_responses(errors)}
 
 
 def _one_of(names: list[str], *, nullable: bool = False) -> dict[str, Any]:
@@ -267,14 +308,48 @@ def _demote_colliding(components: dict[str, Any]) -> None:
         schema["description"] = f"Also carries {described}."
 
 
+def _global_parameters(document: dict[str, Any]) -> None:
+    """Every read but the probes accepts `_preview` and `password` (app.api.arguments.Query); an
+    operation whose parameters are listed by hand (collections, search: their filters) gets them
+    as the others document them."""
+    operations = [
+        operation
+        for path, item in document["paths"].items()
+        if path not in HEALTH_PATHS
+        for method, operation in item.items()
+        if method != "parameters"
+    ]
+    documented = {
+        parameter["name"]: parameter
+        for operation in operations
+        for parameter in operation.get("parameters", [])
+        if parameter["name"] in GLOBAL_PARAMETERS
+    }
+    for operation in operations:
+        names = {parameter["name"] for parameter in operation.get("parameters", [])}
+        missing = [documented[n] for n in GLOBAL_PARAMETERS if n not in names and n in documented]
+        if missing:
+            operation["parameters"] = [*operation.get("parameters", []), *copy.deepcopy(missing)]
+
+
 def _path_parameters(document: dict[str, Any], site: SiteModel) -> None:
-    """Path parameters as the converters of the routes accept them: `plural` one of the reachable
-    types' plurals (any other is 404), ids non-negative integers."""
-    plurals = sorted([*(t.plural for t in site.reachable_types()), "nodes_sources"])
-    for item in document["paths"].values():
+    """Path parameters as the converters of the routes accept them: `plural` one of the plurals
+    the route answers (any other is 404): a reachable type's, `nodes_sources` for collections
+    and archives, archives of publishable types only; ids non-negative integers."""
+    reachable = list(site.reachable_types())
+    plurals = {
+        "/api/{plural}": [*(t.plural for t in reachable), "nodes_sources"],
+        "/api/{plural}/{source_id}": [t.plural for t in reachable],
+        "/api/{plural}/archives": [
+            *(t.plural for t in reachable if t.publishable),
+            "nodes_sources",
+        ],  # fmt: skip
+    }
+    for path, item in document["paths"].items():
         for parameter in item.get("parameters", []):
             if parameter["in"] == "path" and parameter["name"] == "plural":
-                parameter["schema"] = {"type": "string", "enum": plurals}
+                found = sorted(plurals[path])  # none: a site without reachable types
+                parameter["schema"] = {"type": "string", **({"enum": found} if found else {})}
 
 
 def build_document(
@@ -311,7 +386,9 @@ def build_document(
                 operation["responses"] = (
                     _responses(path) if path in RESPONSES else _problem_responses()
                 )
-                operation["security"] = SECURITY
+                # probes answer anyone and read no credentials
+                operation["security"] = [] if path in HEALTH_PATHS else SECURITY
+    _global_parameters(document)
     _path_parameters(document, site)
     operation = document["paths"][WEB_RESPONSE_PATH]["get"]
     operation["x-operations"] = [
