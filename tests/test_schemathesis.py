@@ -182,7 +182,9 @@ def test_path_parameters_match_the_route_converters(client):
         if "{plural}" in path
     }
     assert plurals == {
-        "/api/{plural}/{source_id}": {"type": "string", "enum": ["articles", "blog_posts", "pages"]},
+        "/api/{plural}/{source_id}": {
+            "type": "string", "enum": ["articles", "blog_posts", "pages"]
+        },
         "/api/{plural}": {
             "type": "string", "enum": ["articles", "blog_posts", "nodes_sources", "pages"]
         },
