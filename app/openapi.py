@@ -6,6 +6,7 @@ items appear, and one `<type>_get_by_path` entry of `x-operations` per reachable
 from __future__ import annotations
 
 import copy
+from collections.abc import Collection
 from typing import Any
 
 from apispec import APISpec
@@ -15,6 +16,7 @@ from marshmallow import Schema
 from app.listing.openapi import node_source_collection
 from app.listing.openapi import schemas as listing_schemas
 from app.naming import context_iri
+from app.plain_format import COLLECTION, DOCUMENT, keeps
 from app.site import COMMON_CONTENT_GROUPS, NodeType, SiteModel
 from app.web_response import BREADCRUMB_GROUPS
 from schemas import shapes
@@ -145,7 +147,12 @@ NOT_MODIFIED = {
 
 def _responses(path: str) -> dict[str, Any]:
     description, schema, media_types, errors = RESPONSES[path]
-    content = {media_type: {"schema": _ref(schema)} for media_type in media_types}
+    # a JSON-LD body's JSON format is described by its own schema (app.plain_format)
+    plain = _plain_name(schema) if media_types == JSON_LD else schema
+    content = {
+        media_type: {"schema": _ref(schema if media_type == JSON_LD[0] else plain)}
+        for media_type in media_types
+    }
     if path in HEALTH_PATHS:  # plain JSON, never cached
         return {"200": {"description": description, "content": content},
                 **_problem_responses(errors)}  # fmt: skip
@@ -253,6 +260,78 @@ def _site_unions(components: dict[str, Any], site: SiteModel, extra: dict[str, A
     common = components["CommonContent"]["properties"]
     common["home"] = _one_of([f"{n}CommonContentItem" for n in reachable], nullable=True)
     components["NodeSource"] = _one_of([f"{n}Resource" for n in reachable])
+
+
+REF = "#/components/schemas/"
+
+
+def _plain_name(name: str) -> str:
+    """The component of the JSON format of `name`'s JSON-LD body (app.plain_format)."""
+    return f"{name}Json"
+
+
+def _kind(schema: dict[str, Any]) -> Any:
+    """The `@type` an object schema fixes (None: any, or not one)."""
+    fixed = schema.get("properties", {}).get("@type", {})
+    values = fixed.get("enum") or ([fixed["const"]] if "const" in fixed else [])
+    return values[0] if len(values) == 1 else None
+
+
+def _plain_variants(
+    components: dict[str, Any], roots: list[str], node_types: Collection[str]
+) -> dict[str, Any]:
+    """The JSON format's schema of each root response schema and of every schema it reaches
+    (`<Name>Json`), by app.plain_format's rule: members it does not keep are left out (and not
+    required), a collection is the array of its members' JSON format; a union told apart by a
+    `@type` that the JSON format may drop loses its discriminator (any of its schemas)."""
+    found: dict[str, Any] = {}
+
+    def kinds_of(kind: Any) -> list[Any]:
+        """The kinds an object of `kind` may be (None: any, such as a reference to a source of
+        any type)."""
+        return [kind] if kind is not None else [DOCUMENT, *node_types, None]
+
+    def may_keep(member: str, kind: Any) -> bool:
+        """Whether the JSON format may keep `member` of an object of `kind`."""
+        return any(keeps(member, one, node_types) for one in kinds_of(kind))
+
+    def variant(name: str) -> str:
+        plain = _plain_name(name)
+        if plain not in found:
+            found[plain] = {}  # taken: a schema that reaches itself refers to it
+            found[plain] = convert(components[name])
+        return plain
+
+    def convert(schema: Any) -> Any:
+        if isinstance(schema, list):
+            return [convert(item) for item in schema]
+        if not isinstance(schema, dict):
+            return schema
+        if str(schema.get("$ref", "")).startswith(REF):
+            return {"$ref": REF + variant(schema["$ref"][len(REF) :])}
+        kind, out = _kind(schema), {}
+        for key, value in schema.items():
+            if key == "properties":  # an unknown kind may keep them: documented, not required
+                out[key] = {k: convert(v) for k, v in value.items() if may_keep(k, kind)}
+            elif key == "required":
+                out[key] = [k for k in value if all(keeps(k, one, node_types)
+                                                    for one in kinds_of(kind))]  # fmt: skip
+            elif key == "discriminator":
+                continue
+            elif key == "oneOf" and "discriminator" in schema:
+                out["anyOf"] = convert(value)
+            else:
+                out[key] = convert(value)
+        return out
+
+    for root in roots:
+        schema = components[root]
+        if _kind(schema) == COLLECTION:  # the bare array of its members
+            members = schema["properties"]["hydra:member"]
+            found[_plain_name(root)] = {"type": "array", "items": convert(members["items"])}
+        else:
+            variant(root)
+    return found
 
 
 # Properties whose names generated clients turn into the same identifier (`@type` and `type` both
@@ -379,6 +458,8 @@ def build_document(
     found["SearchResultItem"]["properties"]["item"] = {
         "oneOf": [_ref(f"{t.name}MemberItem") for t in site.reachable_types()]
     }
+    roots = [schema for _, schema, media_types, _ in RESPONSES.values() if media_types == JSON_LD]
+    found.update(_plain_variants(found, roots, site.node_types))
     _demote_colliding(found)
     for path, item in document["paths"].items():
         for method, operation in item.items():

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import jsonschema_rs
 import pytest
 
+from app.api.encoding import LD_JSON
+from app.api.negotiation import JSON
 from tests.helpers import WR, problem_detail
 
 
@@ -88,3 +91,48 @@ def test_each_format_has_its_own_etag(client):
     assert ld.headers["ETag"] != plain.headers["ETag"]
     again = client.get("/api/pages/1101.json", headers={"If-None-Match": plain.headers["ETag"]})
     assert again.status_code == 304
+
+
+# One request per documented JSON-LD operation (its documented path): both formats of each body
+# must match the schema the OpenAPI document gives their media type.
+DOCUMENTED = [
+    ("/api/web_response_by_path", f"{WR}?path=/about"),  # blocks, references, realms
+    ("/api/web_response_by_path", f"{WR}?path=/elsewhere"),  # an external redirection
+    ("/api/web_response_by_path", f"{WR}?path=/fr/blog&_locale=fr"),
+    ("/api/common_content", "/api/common_content"),  # menus: links to sources of any type
+    ("/api/{plural}/{source_id}", "/api/pages/1101"),
+    ("/api/{plural}", "/api/nodes_sources?itemsPerPage=50"),
+    ("/api/{plural}/archives", "/api/articles/archives"),
+    ("/api/nodes/{node_id}", "/api/nodes/1"),
+    ("/api/documents/{document_id}", "/api/documents/2"),
+    ("/api/documents", "/api/documents"),
+    ("/api/tags/{tag_id}", "/api/tags/3"),
+    ("/api/tags", "/api/tags"),
+    ("/api/translations/{translation_id}", "/api/translations/1"),
+    ("/api/translations", "/api/translations"),
+    ("/api/realms/{realm_id}", "/api/realms/1"),
+    ("/api/search", "/api/search?search=concert"),
+    ("/api/nodes_sources/search", "/api/nodes_sources/search?search=news"),
+]
+
+
+def test_both_formats_match_the_schemas_the_document_gives_them(client):
+    """The JSON format is described by its own schemas (`<Name>Json`, app.plain_format's rule):
+    a client generated from the document parses either format (found by a generated-clients
+    probe: the JSON format was documented with the JSON-LD schemas)."""
+    document = client.get("/api/docs.json").json
+    operations = {path for path, item in document["paths"].items() if "get" in item}
+    assert operations - {"/healthz", "/readyz"} == {path for path, _ in DOCUMENTED}
+    for path, url in DOCUMENTED:
+        content = document["paths"][path]["get"]["responses"]["200"]["content"]
+        ld, plain = (content[t]["schema"]["$ref"] for t in ("application/ld+json", JSON))
+        assert plain == f"{ld}Json", path
+        for media_type, ref in ((LD_JSON, ld), (JSON, plain)):
+            response = client.get(url, headers={"Accept": media_type})
+            assert response.status_code == 200, (url, media_type)
+            validator = jsonschema_rs.Draft202012Validator(
+                {"$ref": ref, "components": document["components"]}
+            )
+            errors = [f"{list(e.instance_path)}: {e.message[:200]}"
+                      for e in validator.iter_errors(response.json)]  # fmt: skip
+            assert errors == [], (url, media_type)

@@ -17,6 +17,7 @@ from app.api.redact import canonical_pairs
 from app.api.response_cache import CachedResponse
 from app.api.time_budget import context_limit, query_budget
 from app.header_values import token, uri_reference
+from app.plain_format import plain
 from app.reply import Reply, cache_tags
 from app.request_context import RequestContext
 
@@ -161,7 +162,7 @@ def replay(cached: CachedResponse, context: RequestContext) -> Response:
     mimetype = negotiation.mimetype(request)
     payload = cached.payload
     if mimetype != LD_JSON:
-        payload = dumps(negotiation.plain(orjson.loads(payload), context.site.node_types))
+        payload = dumps(plain(orjson.loads(payload), context.site.node_types))
     response = Response(payload, content_type=content_type(mimetype))
     for name, value in cached.headers.items():
         response.headers[name] = value

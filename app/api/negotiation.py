@@ -1,13 +1,12 @@
 """Content negotiation as API Platform: JSON-LD by default, plain JSON on request.
 
-`Accept: application/json` or a `.json` suffix (`/api/pages/7.json`) gives the JSON format: the
-same fields without `@context` and `@id`, collections as bare arrays; node sources keep their
-`@type`, documents their `@id` and `@type`. A `.jsonld` / `.json` suffix beats `Accept`.
+`Accept: application/json` or a `.json` suffix (`/api/pages/7.json`) gives the JSON format
+(app.plain_format: what it keeps of a JSON-LD body). A `.jsonld` / `.json` suffix beats `Accept`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import Request
@@ -49,28 +48,3 @@ def mimetype(request: Request) -> str:
         return chosen
     accepted = request.accept_mimetypes
     return JSON if accepted[JSON] > accepted[LD_JSON] else LD_JSON
-
-
-def plain(body: Any, node_types: Collection[str]) -> Any:
-    """The JSON format of a JSON-LD body."""
-    if isinstance(body, dict) and body.get("@type") == "hydra:Collection":
-        return [_plain(member, node_types) for member in body.get("hydra:member", [])]
-    return _plain(body, node_types)
-
-
-def _plain(value: Any, node_types: Collection[str]) -> Any:
-    if isinstance(value, list):
-        return [_plain(item, node_types) for item in value]
-    if not isinstance(value, dict):
-        return value
-    kind = value.get("@type")
-    out = {}
-    for key, item in value.items():
-        if key == "@context":
-            continue
-        if key == "@id" and kind != "Document":
-            continue
-        if key == "@type" and kind != "Document" and kind not in node_types:
-            continue
-        out[key] = _plain(item, node_types)
-    return out
