@@ -123,7 +123,7 @@ CACHING_HEADERS = {
         "public, max-age, s-maxage (the node's ttl, else the default) and "
         "stale-while-revalidate; private, no-store in preview or with "
         "credentials"
-    ),  # fmt: skip
+    ),
     "Vary": _header("Accept, Accept-Language, Authorization, Origin, Accept-Encoding"),
 }
 SUCCESS_HEADERS = {
@@ -132,11 +132,11 @@ SUCCESS_HEADERS = {
     "Cache-Tags": _header(
         "IRIs of the node sources, nodes, documents and tags in the body, "
         "compact form, for CDN purges"
-    ),  # fmt: skip
+    ),
     "Link": _header(
         '<url>; rel="alternate"; hreflang="<locale>" for each published translation '
         "of the item, when it has some"
-    ),  # fmt: skip
+    ),
     "Content-Location": _header("The canonical url of the item a redirection leads to"),
 }
 NOT_MODIFIED = {
@@ -295,6 +295,10 @@ def _plain_variants(
         """Whether the JSON format may keep `member` of an object of `kind`."""
         return any(keeps(member, one, node_types) for one in kinds_of(kind))
 
+    def must_keep(member: str, kind: Any) -> bool:
+        """Whether the JSON format keeps `member` of an object of `kind`, whatever it is."""
+        return all(keeps(member, one, node_types) for one in kinds_of(kind))
+
     def variant(name: str) -> str:
         plain = _plain_name(name)
         if plain not in found:
@@ -314,8 +318,7 @@ def _plain_variants(
             if key == "properties":  # an unknown kind may keep them: documented, not required
                 out[key] = {k: convert(v) for k, v in value.items() if may_keep(k, kind)}
             elif key == "required":
-                out[key] = [k for k in value if all(keeps(k, one, node_types)
-                                                    for one in kinds_of(kind))]  # fmt: skip
+                out[key] = [k for k in value if must_keep(k, kind)]
             elif key == "discriminator":
                 continue
             elif key == "oneOf" and "discriminator" in schema:
@@ -422,7 +425,7 @@ def _path_parameters(document: dict[str, Any], site: SiteModel) -> None:
         "/api/{plural}/archives": [
             *(t.plural for t in reachable if t.publishable),
             "nodes_sources",
-        ],  # fmt: skip
+        ],
     }
     for path, item in document["paths"].items():
         for parameter in item.get("parameters", []):
