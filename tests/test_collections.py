@@ -370,10 +370,11 @@ def test_archives_honour_the_filters_publication_and_locale(client):
     assert 2022 in months("publishable=1&_locale=en", "nodes_sources")
 
 
-def test_archives_exist_for_publishable_types_only(client):
-    response = client.get("/api/pages/archives")
+@pytest.mark.parametrize("plural", ["pages", "content_blocks", "tags", "nodes", "unknown"])
+def test_archives_exist_for_publishable_types_only(client, plural):
+    response = client.get(f"/api/{plural}/archives")
     assert response.status_code == 404
-    assert problem_detail(response) == 'No resource "/api/pages/archives"'
+    assert problem_detail(response) == f'No resource "/api/{plural}/archives"'
     bad = client.get("/api/articles/archives?publishedAt[archive]=22")
     assert problem_detail(bad) == "“archive” filter must be a valid archive specification."
 

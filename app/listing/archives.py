@@ -55,9 +55,13 @@ def _months(context: RequestContext, query: dict[str, Any], index: str) -> list[
 
 
 def archives(context: RequestContext, plural: str, path: str, args: MultiDict) -> Reply:
-    route_ = route(context, plural)
+    missing = NotFound(f'No resource "{collection_iri(plural)}/{ARCHIVES}"')
+    try:
+        route_ = route(context, plural)
+    except NotFound:
+        raise missing from None
     if route_.node_type is not None and not route_.node_type.publishable:
-        raise NotFound(f'No resource "{collection_iri(plural)}/{ARCHIVES}"')
+        raise missing
     params = Params(args)
     params.check_known(ACCEPTED, path)
     query = build_query(context, params, route_)
