@@ -6,6 +6,8 @@ from __future__ import annotations
 import functools
 import re
 
+from app.inflection import pluralize
+
 # A locale code (`en`, `fr-CA`, `de_CH`): the one syntax the loader checks and `_locale` accepts.
 LOCALE = re.compile(r"[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*")
 _WORD_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -37,14 +39,10 @@ def slug(text: str) -> str:
 
 @functools.cache  # a few type names, asked for every item of every response
 def plural(type_name: str) -> str:
-    """Collection name of a node type: `BlogPost` -> `blog_posts`, `Gallery` -> `galleries`.
-    Computed once, at load (stored with the node type); reads use the stored plural."""
-    snake = _WORD_BOUNDARY.sub("_", type_name).lower()
-    if re.search(r"[^aeiou]y$", snake):
-        return snake[:-1] + "ies"
-    if re.search(r"(s|x|z|ch|sh)$", snake):
-        return snake + "es"
-    return snake + "s"
+    """Collection name of a node type, as Roadiz names it (app.inflection): `BlogPost` ->
+    `blog_posts`, `Gallery` -> `galleries`, `Person` -> `people`. Computed once, at load (stored
+    with the node type); reads use the stored plural."""
+    return pluralize(_WORD_BOUNDARY.sub("_", type_name).lower())
 
 
 API = "/api"

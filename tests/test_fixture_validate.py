@@ -395,6 +395,15 @@ CASES = {
         [("$.nodes[4].node_name",
           'duplicate menu key "mainMenuWalker" (first at $.nodes[3].node_name)')],
     ),
+    "two node types listed in one collection": (
+        [("add", "node_types", {"name": "Person", "reachable": True}),
+         ("add", "node_types", {"name": "People", "reachable": True}),
+         ("add", "node_types", {"name": "Person", "reachable": False})],
+        [("$.node_types[3].name", 'duplicate node type plural "people" (first at '
+          "$.node_types[2].name)"),
+         ("$.node_types[4].name",
+          'duplicate node type name "Person" (first at $.node_types[2].name)')],
+    ),
     "several problems at once": (
         [("set", "settings.logo", "x"), ("set", "nodes.0.status", "live"),
          ("set", "nodes.1.tags", [7, 9]), ("del", "nodes.2.sources.fr.title"),

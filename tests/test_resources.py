@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from app.naming import plural
+from tests.conftest import demo_site
 from tests.helpers import iris, problem_detail
 
 NOT_REACHABLE = {"content_blocks", "group_blocks", "article_feed_blocks", "menus", "menu_links",
@@ -123,3 +125,31 @@ def test_documented_errors(client, iri, status, detail):
 
 
 # Collections: tests/test_collections.py
+
+
+@pytest.mark.parametrize(
+    ("type_name", "collection"),
+    [("BlogPost", "blog_posts"), ("Gallery", "galleries"), ("Person", "people"),
+     ("TeamPerson", "team_people"), ("Medium", "media"), ("News", "news"),
+     ("Category", "categories"), ("Box", "boxes"), ("Status", "statuses"), ("Child", "children"),
+     ("Leaf", "leaves"), ("Analysis", "analyses"), ("Key", "keys"), ("Quiz", "quizzes")],
+)  # fmt: skip
+def test_a_node_type_is_listed_under_the_plural_roadiz_gives_it(type_name, collection):
+    """Doctrine Inflector's English plural of the snake-case name, as API Platform names
+    Roadiz's collections (roadiz-read-surface.md §2: Person -> people)."""
+    assert plural(type_name) == collection
+
+
+def test_an_irregular_plural_is_the_route_of_its_collection_and_items(make_app):
+    site = demo_site()
+    site["node_types"].append({"name": "Person", "reachable": True, "fields": []})
+    source = {"id": 9001, "title": "Ada", "published_at": "2024-01-02T08:00:00+00:00"}
+    node = {"id": 90, "node_name": "ada", "type": "Person", "parent": None, "position": 9}
+    site["nodes"].append({**node, "status": "published", "sources": {"en": source}})
+    client = make_app(site).test_client()
+    listed = client.get("/api/people").json
+    assert [m["@id"] for m in listed["hydra:member"]] == ["/api/people/9001"]
+    assert client.get("/api/people/9001").json["@type"] == "Person"
+    page = client.get("/api/web_response_by_path?path=/ada").json
+    assert page["item"]["@id"] == "/api/people/9001"
+    assert client.get("/api/persons").status_code == 404
