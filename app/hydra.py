@@ -27,6 +27,7 @@ SOURCE_PROPERTIES = [
     "metaTitle",
     "metaDescription",
     "noIndex",
+    "listingSortOptions",
     "urlAliases",
 ]
 WALKER_PROPERTIES = ["children", "childrenCount", "item", "level", "maxLevel"]
@@ -34,7 +35,8 @@ TYPE_PROPERTIES = {
     "WebResponse": ["item", "breadcrumbs", "head", "blocks", "realms", "hidingBlocks", "maxAge"],
     "CommonContent": ["home", "menus", "head"],
     "NodesSources": SOURCE_PROPERTIES,
-    "Node": ["visible", "position", "tags", "nodeName", "nodeType"],
+    "Node": ["visible", "position", "tags", "nodeName", "nodeType", "childrenOrder",
+             "childrenOrderDirection"],
     "Breadcrumbs": ["items"],
     "NodesSourcesHead": ["googleAnalytics", "googleTagManager", "matomoTagManager", "matomoUrl",
                          "matomoSiteId", "siteName", "metaTitle", "metaDescription", "noIndex",

@@ -28,7 +28,8 @@ FIELD_TERMS: dict[str, dict[str, str]] = {
 
 # Properties of every node source (items and references to them), whatever their node type.
 SOURCE_TERMS: dict[str, Any] = {"publishedAt": DATE_TIME, "node": REFERENCE,
-                                "translation": REFERENCE}  # fmt: skip
+                                "translation": REFERENCE,
+                                "listingSortOptions": {"@type": "@json"}}  # fmt: skip
 # Links of a hydra:PartialCollectionView (collection entry points) are IRIs, as in Hydra's context.
 HYDRA_TERMS: dict[str, Any] = {
     f"hydra:{link}": REFERENCE for link in ("first", "last", "previous", "next")

@@ -98,23 +98,43 @@ def translation_schema() -> type[Schema]:
     return shape(declared, "TranslationSchema")
 
 
-def node_schema(groups: frozenset[str], *, with_position: bool) -> type[Schema]:
+# What a source's node shows beyond `@type`, `@id`, `visible` and `tags`, by where the source is
+# (schemas.items.ItemRole; seed.md Node, roadiz-read-surface.md §2): the WebResponse item's its
+# `position`; a collection member's its `nodeName`; a source at its @id also how its children are
+# ordered: by position, ascending, the one order the fixture format has.
+NODE_VIEWS: dict[str, tuple[str, ...]] = {
+    "": (),
+    "Item": ("position",),
+    "Member": ("nodeName",),
+    "Resource": ("nodeName", "childrenOrder", "childrenOrderDirection"),
+}
+CHILDREN_ORDER, CHILDREN_ORDER_DIRECTION = "position", "ASC"
+
+
+def node_schema(groups: frozenset[str], *, view: str = "") -> type[Schema]:
+    """The node of a source in `groups`, as `view` (a key of NODE_VIEWS) shows it."""
     tags = "tag_base" in groups
-    return _node_schema(tags, tags and "tag_parent" in groups, with_position)
+    return _node_schema(tags, tags and "tag_parent" in groups, view)
 
 
 @cache  # one class per shape
-def _node_schema(tags: bool, tag_parent: bool, with_position: bool) -> type[Schema]:
+def _node_schema(tags: bool, tag_parent: bool, view: str) -> type[Schema]:
     declared: dict[str, fields.Field] = {
         "@type": constant("Node"),
         "@id": fields.Function(lambda n: node_iri(n["id"]), metadata=IRI),
-        "visible": fields.Boolean(),
     }
-    if with_position:
+    extras = NODE_VIEWS[view]
+    if "nodeName" in extras:
+        declared["nodeName"] = fields.String(attribute="node_name")
+    declared["visible"] = fields.Boolean()
+    if "position" in extras:
         declared["position"] = fields.Raw(metadata={"type": "number"})
+    if "childrenOrder" in extras:
+        declared["childrenOrder"] = constant(CHILDREN_ORDER)
+        declared["childrenOrderDirection"] = constant(CHILDREN_ORDER_DIRECTION)
     if tags:
         declared["tags"] = fields.List(fields.Nested(_tag_schema(tag_parent)))
-    name = ("ItemNode" if with_position else "Node") + ("" if tags else "WithoutTags")
+    name = f"{view}Node" + ("" if tags else "WithoutTags")
     if tags and not tag_parent:
         name += "WithTagSummaries"
     return shape(declared, f"{name}Schema")
@@ -173,7 +193,7 @@ def reference_schema(groups: frozenset[str], plurals: Plurals) -> type[Schema]:
 @cache  # one class per shape (and site's plurals)
 def _reference_schema(tags: bool, tag_parent: bool, plurals: Plurals) -> type[Schema]:
     plural_of = dict(plurals)
-    node = _node_schema(tags, tag_parent, False)
+    node = _node_schema(tags, tag_parent, "")
     declared: dict[str, fields.Field] = {
         "@id": fields.Function(lambda s: source_iri(plural_of[s["type"]], s["_id"]), metadata=IRI),
         "@type": fields.String(attribute="type"),

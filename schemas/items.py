@@ -10,6 +10,7 @@ from marshmallow import Schema, fields
 from app.naming import source_iri
 from app.site import FieldDef, NodeType
 from schemas.fields import (
+    CHILDREN_ORDER_DIRECTION,
     IRI,
     NULLABLE_DATE_TIME,
     NULLABLE_IRI,
@@ -53,10 +54,25 @@ class ItemRole(StrEnum):
     LISTED = "Item"
 
     @property
+    def node_view(self) -> str:
+        """How its node is shown (schemas.fields.NODE_VIEWS)."""
+        views = {ItemRole.WEB_RESPONSE: "Item", ItemRole.RESOURCE: "Resource",
+                 ItemRole.MEMBER: "Member"}  # fmt: skip
+        return views.get(self, "")
+
+    @property
     def lists_references(self) -> bool:
         """Whether its node-reference (`nodes`) fields are sent."""
         return self not in (ItemRole.RESOURCE, ItemRole.MEMBER)
 
+
+# How a source at its @id lists its children (Roadiz's `listingSortOptions`, from its node's
+# children order: by position, ascending, the one order the fixture format has).
+LISTING_SORT_OPTIONS = {"node.position": CHILDREN_ORDER_DIRECTION}
+LISTING_SORT_OPTIONS_SCHEMA = {
+    "type": "object",
+    "additionalProperties": {"type": "string", "enum": ["ASC", "DESC"]},
+}
 
 SCALARS: dict[str, type[fields.Field]] = {
     "boolean": fields.Boolean,
@@ -119,8 +135,7 @@ def build_item_schema(
         # a menu link in a menu shows where it points; listed by a collection, it has no url
         declared["url"] = fields.Function(link_url, metadata=NULLABLE_IRI)
     if groups & BASE_GROUPS:
-        position = role is ItemRole.WEB_RESPONSE
-        declared["node"] = fields.Nested(node_schema(groups, with_position=position))
+        declared["node"] = fields.Nested(node_schema(groups, view=role.node_view))
         declared["translation"] = fields.Nested(translation_schema())
     for field in node_type.fields:
         if field.groups & groups and (role.lists_references or field.type != "nodes"):
@@ -130,6 +145,9 @@ def build_item_schema(
         declared["metaDescription"] = fields.String(attribute="meta_description")
     if role is ItemRole.RESOURCE:
         declared["noIndex"] = fields.Boolean(attribute="no_index")
+        declared["listingSortOptions"] = fields.Constant(
+            LISTING_SORT_OPTIONS, metadata=LISTING_SORT_OPTIONS_SCHEMA
+        )
     if role is ItemRole.WEB_RESPONSE:
         declared["urlAliases"] = fields.Function(url_aliases, metadata=URL_ALIASES)
     return Schema.from_dict(declared, name=f"{node_type.name}{role}Schema")()

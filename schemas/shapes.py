@@ -196,7 +196,7 @@ NodeSourceCollectionSchema = shaped(
 
 RealmResourceSchema = with_context(RealmSchema, "RealmResourceSchema", "Realm")
 
-_node = node_schema(DISPLAY, with_position=True)
+_node = node_schema(DISPLAY, view="Item")
 NodeResourceSchema = shaped(
     "NodeResourceSchema",
     {

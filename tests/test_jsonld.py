@@ -371,6 +371,7 @@ def test_a_new_node_type_gets_its_context_without_restart(make_app):
         "publishedAt": {"@type": "xsd:dateTime"},
         "node": {"@type": "@id"},
         "translation": {"@type": "@id"},
+        "listingSortOptions": {"@type": "@json"},
         "startsAt": {"@type": "xsd:dateTime"},
         "day": {"@type": "xsd:date"},
         "extra": {"@type": "@json"},

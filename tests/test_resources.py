@@ -50,12 +50,18 @@ def test_source_item(client):
     # item, and so does the node's position
     assert body["noIndex"] is False
     assert "nodeReferences" not in body
-    assert body["node"] == {"@type": "Node", "@id": "/api/nodes/11", "visible": True, "tags": []}
+    # and, at its @id, its node's name and its children's order, which listingSortOptions repeats
+    assert body["node"] == {"@type": "Node", "@id": "/api/nodes/11", "nodeName": "about",
+                            "visible": True, "childrenOrder": "position",
+                            "childrenOrderDirection": "ASC", "tags": []}  # fmt: skip
+    assert body["listingSortOptions"] == {"node.position": "ASC"}
     page = client.get("/api/web_response_by_path?path=/about").json["item"]
     assert page["node"]["position"] == 2
     assert [r["@id"] for r in page["nodeReferences"]] == ["/api/articles/1901"]
     assert {k: v for k, v in page.items() if k not in ("nodeReferences", "urlAliases", "node")} == {
-        k: v for k, v in body.items() if k not in ("@context", "noIndex", "node")
+        k: v
+        for k, v in body.items()
+        if k not in ("@context", "noIndex", "listingSortOptions", "node")
     }
 
 
@@ -67,7 +73,8 @@ def test_collection_members_list_no_references_and_links_no_url(client):
     assert member["@id"] == "/api/pages/1101"
     assert "nodeReferences" not in member and "noIndex" not in member
     assert "metaTitle" not in member and "metaDescription" not in member  # the item adds them
-    assert "position" not in member["node"]
+    assert member["node"] == {"@type": "Node", "@id": "/api/nodes/11", "nodeName": "about",
+                              "visible": True, "tags": []}  # fmt: skip
     links = client.get("/api/nodes_sources?node.nodeTypeName=MenuLink&_locale=en").json
     assert links["hydra:member"]
     for link in links["hydra:member"]:
