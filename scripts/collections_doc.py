@@ -149,8 +149,13 @@ point `GET /api/documents/<id>` reads it (by `_id`, private ones excluded).""",
 One document per tag of the fixture, as declared there; `_id` is its id and `names` its name per
 locale. Pages never query it: every source embeds its node's `tag_ids` (the feed filter) and tag
 summaries in `node.tags` (name in the source's locale). The site model reads it whole once per
-generation (slug to id, for the `tags` filter of collections); `GET /api/tags/<id>` and
-`GET /api/nodes/<id>` read it by `_id`.""",
+generation (slug to id, for the `tags` filter of collections; `GET /api/tags` filters it in
+memory); `GET /api/tags/<id>` and `GET /api/nodes/<id>` read it by `_id`. `uses` summarises the
+nodes carrying the tag, for `GET /api/tags?nodesTags=...` (app/fixture/tag_uses.py): one entry per
+kind of node (its `type`, `visible`, `parent` node name, whether it is `published` (else draft or
+pending; archived and deleted nodes are left out) and the deny `realm_ids` covering it), with
+`since`, the earliest `published_at` of their sources in available translations. It grows with
+the kinds of nodes tagged, not with their number.""",
     "realms": """\
 One document per realm (access restriction); `_id` is its id. `type` says what grants it
 (`plain_password`: a password matching `password_hash`; `bearer_role`: a bearer token with `role`;

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
+from app.auth import mint_token
+from tests.conftest import JWT_SECRET, demo_site
 from tests.helpers import problem_detail
 
 
@@ -82,6 +86,82 @@ def test_tags_in_the_requested_locale(client):
 )
 def test_tag_filters(client, query, expected):
     assert [m["slug"] for m in members(client, f"/api/tags?{query}")] == expected
+
+
+@pytest.fixture(scope="module")
+def tagged(make_app):
+    """The demo site with tags used by no node, by a draft, a future and a protected one only."""
+    site = demo_site()
+    for tag_id, slug in [(7, "unused"), (8, "draft-only"), (9, "future-only"), (10, "members")]:
+        site["tags"].append({"id": tag_id, "slug": slug, "visible": True, "parent": None,
+                             "names": {"en": slug}})  # fmt: skip
+    nodes = {n["id"]: n for n in site["nodes"]}
+    nodes[29]["tags"].append(8)  # draft-article
+    nodes[28]["tags"].append(9)  # future-article
+    nodes[33]["tags"] = [10]  # members-text, under the Members deny realm
+    return make_app(site).test_client()
+
+
+def tag_slugs(client, query: str, **kwargs) -> list[str]:
+    response = client.get(f"/api/tags?{query}", **kwargs)
+    assert response.status_code == 200, response.json
+    return [m["slug"] for m in response.json["hydra:member"]]
+
+
+IN_USE = ["news", "events", "culture", "featured", "jazz", "market"]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("nodesTags=true", IN_USE),
+        ("nodesTags=on", IN_USE),
+        ("nodesTags=false", ["unused", "draft-only", "future-only", "members"]),
+        ("nodesTags[nodeTypeName]=ArticleFeedBlock", ["news"]),
+        ("nodesTags[nodeTypeName][]=ArticleFeedBlock&nodesTags[nodeTypeName][]=Page", ["news"]),
+        ("nodesTags[nodeTypeName]=Article&nodesTags[parentNodeName]=archive",
+         ["news", "events", "culture", "featured", "jazz", "market"]),
+        ("nodesTags[parentNodeName]=blog&nodesTags[visible]=true",
+         ["news", "events", "culture", "featured"]),
+        ("nodesTags[visible]=false", ["news", "featured"]),  # hidden-article
+        ("nodesTags=true&nodesTags[parentNodeName]=home", ["news"]),  # the home's feed block
+        ("nodesTags[parentNodeName]=nowhere", []),
+        ("nodesTags=true&visible=true&order[tagName]=desc",
+         ["news", "jazz", "featured", "events", "culture"]),  # market is not visible
+    ],
+)  # fmt: skip
+def test_tags_by_the_nodes_using_them(tagged, query, expected):
+    """Roadiz's NodesTagsFilter (roadiz-read-surface.md §5): tags some published node carries,
+    one of its sources out, that the request may see; conditions narrow which nodes count."""
+    assert tag_slugs(tagged, query) == expected
+
+
+def test_tags_in_use_in_preview_and_behind_a_realm(tagged):
+    preview = {"Authorization": "Bearer " + mint_token(JWT_SECRET, "ann", ["ROLE_BACKEND_USER"],
+                                                       timedelta(hours=1))}  # fmt: skip
+    # preview counts draft and pending nodes, published or not yet (Roadiz: status <= published)
+    assert tag_slugs(tagged, "nodesTags=true&_preview=1", headers=preview) == [
+        *IN_USE, "draft-only", "future-only"]  # fmt: skip
+    assert tag_slugs(tagged, "nodesTags=true&password=letmein") == [*IN_USE, "members"]
+    assert tag_slugs(tagged, "nodesTags=false&password=letmein") == [
+        "unused", "draft-only", "future-only"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("query", "detail"),
+    [
+        ("nodesTags=maybe", '"nodesTags" must be one of 1, true, on, yes, 0, false, off, no'),
+        ("nodesTags[visible]=2",
+         '"nodesTags[visible]" must be one of 1, true, on, yes, 0, false, off, no'),
+        ("nodesTags=false&nodesTags[visible]=true",
+         '"nodesTags=false" cannot be combined with "nodesTags[...]": give one'),
+        ("nodesTags=true&nodesTags=false", '"nodesTags" must be given once'),
+    ],
+)  # fmt: skip
+def test_malformed_tags_in_use_filters_are_400(tagged, query, detail):
+    response = tagged.get(f"/api/tags?{query}")
+    assert response.status_code == 400
+    assert problem_detail(response) == detail
 
 
 def test_tag_item_embeds_its_parents(client):

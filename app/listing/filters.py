@@ -66,6 +66,8 @@ class Env:
     now: datetime
     # translate values before matching (e.g. tag names -> tag ids); key: a filter's `lookup`
     lookups: dict[str, Callable[[str, str], Any]]
+    # what a use of a tag needs to count for this request (NodesTags): publication, realms
+    counted_use: dict[str, Any] | None = None
 
 
 class Filter:
@@ -304,6 +306,51 @@ class TagGroups(Filter):
                 raise BadRequest('"tagGroup[]" must be comma-separated tag names')
             values = [env.lookups[self.lookup]("tagGroup[]", n) for n in names]
             builder.add_clause({self.path: {"$in": values}})
+
+
+@dataclass(frozen=True)
+class NodesTags(Filter):
+    """Roadiz's NodesTagsFilter on tags (app/fixture/tag_uses.py): `nodesTags=true` tags some
+    node the request may see carries, `false` the others; `nodesTags[visible]`,
+    `nodesTags[nodeTypeName]` and `nodesTags[parentNodeName]` (`[]`: any of) narrow which nodes
+    count, and imply `true`."""
+
+    path: str
+    CONDITIONS = (("nodeTypeName", "type"), ("parentNodeName", "parent"))
+
+    def variables(self) -> list[Variable]:
+        some = "some node the request may see carries the tag"
+        found = [
+            Variable("nodesTags", "nodesTags", LOOSE_BOOLEAN, f"true: {some}; false: none does"),
+            Variable("nodesTags[visible]", "nodesTags", LOOSE_BOOLEAN,
+                     f"{some}, of this visibility"),
+        ]  # fmt: skip
+        for param, _ in self.CONDITIONS:
+            name, what = f"nodesTags[{param}]", f"{some}, of this {param}"
+            found += [
+                Variable(name, "nodesTags", STRING, what),
+                Variable(name + ARRAY, "nodesTags", _array(STRING), what + "; any of"),
+            ]
+        return found
+
+    def apply(self, params: Params, builder: QueryBuilder, env: Env) -> None:
+        given = params.get("nodesTags")
+        wanted = True if given is None else boolean("nodesTags", given, loose=True)
+        use = dict(env.counted_use or {})
+        visible = params.get("nodesTags[visible]")
+        if visible is not None:
+            use["visible"] = boolean("nodesTags[visible]", visible, loose=True)
+        for param, key in self.CONDITIONS:
+            values = _values(params, f"nodesTags[{param}]")
+            if values:
+                use[key] = {"$in": values}
+        narrowed = len(use) > len(env.counted_use or {})
+        if given is None and not narrowed:
+            return
+        if not wanted and narrowed:
+            raise BadRequest('"nodesTags=false" cannot be combined with "nodesTags[...]": give one')
+        some = {self.path: {"$elemMatch": use}}
+        builder.add_clause(some if wanted else {self.path: {"$not": {"$elemMatch": use}}})
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,21 @@ from typing import Any
 from mongomock.filtering import filter_applies
 from werkzeug.datastructures import MultiDict
 
+from app.audience import denied_realm_ids
 from app.errors import NotFound
 from app.listing import hydra
 from app.listing.documents import document_view
-from app.listing.filters import Boolean, Env, Exact, Filter, Order, Partial, Variable, sort_of
+from app.listing.filters import (
+    Boolean,
+    Env,
+    Exact,
+    Filter,
+    NodesTags,
+    Order,
+    Partial,
+    Variable,
+    sort_of,
+)
 from app.listing.params import Page, Params, QueryBuilder, pagination
 from app.listing.properties import requested, sparse
 from app.listing.sources import ITEMS_PER_PAGE, LOCALE, MAX_ITEMS_PER_PAGE, locales
@@ -43,6 +54,7 @@ TAG_FILTERS: tuple[Filter, ...] = (
     Exact("parent.id", "parent", "int", prefix="not"),
     Exact("parent.tagName", "parent_slug", prefix="not"),
     Boolean("visible", "visible"),
+    NodesTags("uses"),
 )
 TAG_ORDERS = (Order("tagName", "slug"),)
 DOCUMENT_FILTERS: tuple[Filter, ...] = (
@@ -65,9 +77,14 @@ TAG_VARIABLES = _variables(TAG_FILTERS, TAG_ORDERS, locale=True)
 DOCUMENT_VARIABLES = _variables(DOCUMENT_FILTERS, (), locale=True)
 
 
-def _query(params: Params, filters: tuple[Filter, ...], context: RequestContext) -> dict:
+def _query(
+    params: Params,
+    filters: tuple[Filter, ...],
+    context: RequestContext,
+    counted_use: dict[str, Any] | None = None,
+) -> dict:
     builder = QueryBuilder()
-    env = Env(now=context.visibility.now, lookups={})
+    env = Env(now=context.visibility.now, lookups={}, counted_use=counted_use)
     for filter_ in filters:
         filter_.apply(params, builder, env)
     return builder.query
@@ -168,10 +185,20 @@ def tags(context: RequestContext, path: str, args: MultiDict) -> Reply:
     slugs = {t["_id"]: t["slug"] for t in context.site.tags}
     docs = [{**t, "visible": t.get("visible", True), "parent_slug": slugs.get(t.get("parent"))}
             for t in context.site.tags]  # fmt: skip
-    query = _query(params, TAG_FILTERS, context)
+    query = _query(params, TAG_FILTERS, context, counted_use=_counted_use(context))
     found, total = _in_memory(docs, query, sort_of(params, list(TAG_ORDERS)), page)
     members = [tag_view(context, t, locale) for t in found]
     return Reply(_body("Tag", path, args, params, members, total, page, TAG_VARIABLES), locale)
+
+
+def _counted_use(context: RequestContext) -> dict[str, Any]:
+    """When a use of a tag (app/fixture/tag_uses.py) counts for this request: its nodes are
+    published and one of their sources is out (in preview: any draft, pending or published node,
+    as Roadiz), and no deny realm this request is not granted covers them."""
+    use: dict[str, Any] = {"realm_ids": {"$nin": denied_realm_ids(context, check_passwords=True)}}
+    if not context.visibility.preview:
+        use |= {"published": True, "since": {"$lte": context.visibility.now}}
+    return use
 
 
 def tag_item(context: RequestContext, tag_id: int, locale: str | None) -> Reply:
