@@ -434,6 +434,27 @@ def _path_parameters(document: dict[str, Any], site: SiteModel) -> None:
                 parameter["schema"] = {"type": "string", **({"enum": found} if found else {})}
 
 
+def _concrete_archives(document: dict[str, Any]) -> None:
+    """`/api/{plural}/archives` as one path per plural it answers (`/api/articles/archives`,
+    operation `articles_archives`): as a template it would also match `/api/nodes/{node_id}` and
+    the other item routes (Redocly's no-ambiguous-paths), though no plural it answers is theirs."""
+    template = "/api/{plural}/archives"
+    paths: dict[str, Any] = {}
+    for path, item in document["paths"].items():
+        if path != template:
+            paths[path] = item
+            continue
+        plural = next(p for p in item["parameters"] if p["name"] == "plural")
+        others = [p for p in item["parameters"] if p is not plural]
+        for name in plural["schema"].get("enum", []):
+            concrete = copy.deepcopy({k: v for k, v in item.items() if k != "parameters"})
+            if others:
+                concrete["parameters"] = copy.deepcopy(others)
+            concrete["get"]["operationId"] = f"{name}_archives"
+            paths[f"/api/{name}/archives"] = concrete
+    document["paths"] = paths
+
+
 def build_document(
     base: dict[str, Any],
     site: SiteModel,
@@ -474,6 +495,7 @@ def build_document(
                 operation["security"] = [] if path in HEALTH_PATHS else SECURITY
     _global_parameters(document)
     _path_parameters(document, site)
+    _concrete_archives(document)
     operation = document["paths"][WEB_RESPONSE_PATH]["get"]
     operation["x-operations"] = [
         {

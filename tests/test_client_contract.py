@@ -74,6 +74,8 @@ def test_redocly_recommended_rules_find_no_error(contract, npx):
     result = run([npx, "--yes", REDOCLY, "lint", "--format=stylish", "openapi.json"], contract)
     assert result.returncode == 0, output(result)
     assert "Your API description is valid" in result.stdout + result.stderr, output(result)
+    # and no path a request could match twice (/api/{plural}/archives, /api/nodes/{node_id})
+    assert "no-ambiguous-paths" not in result.stdout + result.stderr, output(result)
 
 
 def test_spectral_oas_ruleset_finds_no_warning(contract, npx):

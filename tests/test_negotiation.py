@@ -102,7 +102,8 @@ DOCUMENTED = [
     ("/api/common_content", "/api/common_content"),  # menus: links to sources of any type
     ("/api/{plural}/{source_id}", "/api/pages/1101"),
     ("/api/{plural}", "/api/nodes_sources?itemsPerPage=50"),
-    ("/api/{plural}/archives", "/api/articles/archives"),
+    ("/api/articles/archives", "/api/articles/archives"),
+    ("/api/nodes_sources/archives", "/api/nodes_sources/archives?_locale=fr"),
     ("/api/nodes/{node_id}", "/api/nodes/1"),
     ("/api/documents/{document_id}", "/api/documents/2"),
     ("/api/documents", "/api/documents"),

@@ -43,7 +43,8 @@ OPERATIONS = [
     "/api/common_content",
     "/api/{plural}/{source_id}",
     "/api/{plural}",
-    "/api/{plural}/archives",
+    "/api/articles/archives",
+    "/api/nodes_sources/archives",
     "/api/nodes/{node_id}",
     "/api/documents/{document_id}",
     "/api/tags/{tag_id}",
@@ -174,8 +175,9 @@ def test_path_parameters_match_the_route_converters(client):
         for p in item.get("parameters", [])
     }
     # `plural` is a string converter; the document lists the plurals each route answers (others
-    # are 404): archives are those of publishable types (Article), a source by id is read at
-    # its type's plural, not at /api/nodes_sources/<id>
+    # are 404): a source by id is read at its type's plural, not at /api/nodes_sources/<id>;
+    # archives, of publishable types (Article) and of every type, have a path each (as a template
+    # /api/{plural}/archives would also match /api/nodes/{node_id}: Redocly's no-ambiguous-paths)
     plurals = {
         path: next(p["schema"] for p in item["parameters"] if p["name"] == "plural")
         for path, item in document["paths"].items()
@@ -188,8 +190,11 @@ def test_path_parameters_match_the_route_converters(client):
         "/api/{plural}": {
             "type": "string", "enum": ["articles", "blog_posts", "nodes_sources", "pages"]
         },
-        "/api/{plural}/archives": {"type": "string", "enum": ["articles", "nodes_sources"]},
     }  # fmt: skip
+    archives = [path for path in document["paths"] if path.endswith("/archives")]
+    assert archives == ["/api/articles/archives", "/api/nodes_sources/archives"]
+    for plural in ("blog_posts", "pages", "nodes", "tags"):
+        assert client.get(f"/api/{plural}/archives").status_code == 404
     for path, schema in plurals.items():  # and every other plural is not found
         for plural in {"articles", "blog_posts", "pages", "nodes_sources"} - set(schema["enum"]):
             url = path.replace("{plural}", plural).replace("{source_id}", "1101")
