@@ -3,8 +3,10 @@ in snake case (`BlogPost` -> `blog_post`) and pluralises it with Doctrine Inflec
 rules (`blog_posts`, `people`, `categories`, `media`, `news`). The same word, the same plural:
 a front-end written for Roadiz finds `/api/people` here too (roadiz-read-surface.md §2).
 
-The order of Doctrine's lookups is kept: a word that does not change (the whole word), then an
-irregular word (the whole word), then the first regular rule whose pattern matches its end."""
+The rules and word lists are those of doctrine/inflector's English ruleset (MIT), written again
+here as data and checked against its 351 sample words. The order of its lookups is kept: a word
+that does not change (the whole word), then an irregular word (the whole word), then the first
+regular rule whose pattern matches its end."""
 
 from __future__ import annotations
 
