@@ -75,6 +75,24 @@ def denied_realm_ids(
     ]
 
 
+def counted_tag_use(context: RequestContext) -> dict[str, Any]:
+    """The condition a use of a tag (app/fixture/tag_uses.py) meets when it counts for this
+    request (`/api/tags?nodesTags=...`): its nodes are published and a source of theirs is out
+    (in preview: any draft, pending or published node, as Roadiz), and no realm withholds them
+    from this request: a `deny` realm it is not granted (passwords checked, as in a collection of
+    any type), or a `hide_blocks` realm it is not granted (the loader records those of blocks
+    only)."""
+    withheld = denied_realm_ids(context, check_passwords=True) + [
+        r["_id"]
+        for r in context.site.realms.values()
+        if r["behaviour"] == "hide_blocks" and not granted(r, context)
+    ]
+    use: dict[str, Any] = {"realm_ids": {"$nin": withheld}}
+    if not context.visibility.preview:
+        use |= {"published": True, "since": {"$lte": context.visibility.now}}
+    return use
+
+
 def _granted_for_listing(
     realm: dict[str, Any],
     context: RequestContext,

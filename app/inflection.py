@@ -1,6 +1,6 @@
-"""English plurals as Roadiz names its collections: API Platform takes the resource's short name
-in snake case (`BlogPost` -> `blog_post`) and pluralises it with Doctrine Inflector's English
-rules (`blog_posts`, `people`, `categories`, `media`, `news`). The same word, the same plural:
+"""English plurals as Roadiz names its collections: the snake case of the Doctrine Inflector
+English plural of the type name (`BlogPost` -> `BlogPosts` -> `blog_posts`; `people`,
+`categories`, `media`, `news`). The same word, the same plural:
 a front-end written for Roadiz finds `/api/people` here too (roadiz-read-surface.md §2).
 
 The rules and word lists are those of doctrine/inflector's English ruleset (MIT), written again

@@ -42,7 +42,7 @@ def plural(type_name: str) -> str:
     """Collection name of a node type, as Roadiz names it (app.inflection): `BlogPost` ->
     `blog_posts`, `Gallery` -> `galleries`, `Person` -> `people`. Computed once, at load (stored
     with the node type); reads use the stored plural."""
-    return pluralize(_WORD_BOUNDARY.sub("_", type_name).lower())
+    return _WORD_BOUNDARY.sub("_", pluralize(type_name)).lower()
 
 
 API = "/api"

@@ -58,8 +58,10 @@ LIVE_ID = "live"
 # `noIndex` filter read it); calendar groups carry `no_index` and listing chunks the positions of
 # the entries not to be indexed (`no_index`), so that `noIndex` is a plain filter. Layout 11:
 # listing chunks of every order carry `positions`, and each position listing has a tally
-# (query_plan.tally_id), so that a range of `node.position` is a plain filter.
-LAYOUT = 11
+# (query_plan.tally_id), so that a range of `node.position` is a plain filter. Layout 12: tags
+# carry `uses` (app/fixture/tag_uses.py: the `nodesTags` filter of /api/tags) and node types the
+# plural Roadiz gives them (app/inflection.py: `Person` is `people`).
+LAYOUT = 12
 
 # The translations per node that the first batch of a read of nodes' sources holds: such a read is
 # one command (the server's default first batch, 101 documents, would ask for more with getMore).

@@ -153,9 +153,10 @@ generation (slug to id, for the `tags` filter of collections; `GET /api/tags` fi
 memory); `GET /api/tags/<id>` and `GET /api/nodes/<id>` read it by `_id`. `uses` summarises the
 nodes carrying the tag, for `GET /api/tags?nodesTags=...` (app/fixture/tag_uses.py): one entry per
 kind of node (its `type`, `visible`, `parent` node name, whether it is `published` (else draft or
-pending; archived and deleted nodes are left out) and the deny `realm_ids` covering it), with
-`since`, the earliest `published_at` of their sources in available translations. It grows with
-the kinds of nodes tagged, not with their number.""",
+pending; archived and deleted nodes are left out) and the `realm_ids` that may withhold it: `deny`
+realms, and `hide_blocks` ones of a block), with `since`, the earliest `published_at` of their
+sources in available translations. It grows with the distinct types, parents and realms of the
+nodes carrying the tag, not with their number.""",
     "realms": """\
 One document per realm (access restriction); `_id` is its id. `type` says what grants it
 (`plain_password`: a password matching `password_hash`; `bearer_role`: a bearer token with `role`;

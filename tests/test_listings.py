@@ -90,15 +90,23 @@ def test_tag_filters(client, query, expected):
 
 @pytest.fixture(scope="module")
 def tagged(make_app):
-    """The demo site with tags used by no node, by a draft, a future and a protected one only."""
+    """The demo site with tags used by no node, or only by a draft, a future, a protected, a
+    hidden block's, an undated or an archived node."""
     site = demo_site()
-    for tag_id, slug in [(7, "unused"), (8, "draft-only"), (9, "future-only"), (10, "members")]:
+    added = [(7, "unused"), (8, "draft-only"), (9, "future-only"), (10, "members"),
+             (11, "premium-only"), (12, "undated"), (13, "archived-only")]  # fmt: skip
+    for tag_id, slug in added:
         site["tags"].append({"id": tag_id, "slug": slug, "visible": True, "parent": None,
                              "names": {"en": slug}})  # fmt: skip
     nodes = {n["id"]: n for n in site["nodes"]}
     nodes[29]["tags"].append(8)  # draft-article
     nodes[28]["tags"].append(9)  # future-article
     nodes[33]["tags"] = [10]  # members-text, under the Members deny realm
+    nodes[35]["tags"] = [11]  # premium-report, a block of the Premium hide_blocks realm
+    nodes[26]["tags"].append(12)  # english-only-note, its one source now without a date
+    nodes[26]["sources"]["en"]["published_at"] = None
+    nodes[27]["tags"].append(13)  # winter-concert, now archived
+    nodes[27]["status"] = "archived"
     return make_app(site).test_client()
 
 
@@ -116,7 +124,8 @@ IN_USE = ["news", "events", "culture", "featured", "jazz", "market"]
     [
         ("nodesTags=true", IN_USE),
         ("nodesTags=on", IN_USE),
-        ("nodesTags=false", ["unused", "draft-only", "future-only", "members"]),
+        ("nodesTags=false", ["unused", "draft-only", "future-only", "members", "premium-only",
+                             "undated", "archived-only"]),
         ("nodesTags[nodeTypeName]=ArticleFeedBlock", ["news"]),
         ("nodesTags[nodeTypeName][]=ArticleFeedBlock&nodesTags[nodeTypeName][]=Page", ["news"]),
         ("nodesTags[nodeTypeName]=Article&nodesTags[parentNodeName]=archive",
@@ -139,12 +148,24 @@ def test_tags_by_the_nodes_using_them(tagged, query, expected):
 def test_tags_in_use_in_preview_and_behind_a_realm(tagged):
     preview = {"Authorization": "Bearer " + mint_token(JWT_SECRET, "ann", ["ROLE_BACKEND_USER"],
                                                        timedelta(hours=1))}  # fmt: skip
-    # preview counts draft and pending nodes, published or not yet (Roadiz: status <= published)
+    # preview counts draft and pending nodes, published or not yet (Roadiz: status <= published),
+    # never archived ones; it grants no realm
     assert tag_slugs(tagged, "nodesTags=true&_preview=1", headers=preview) == [
-        *IN_USE, "draft-only", "future-only"]  # fmt: skip
+        *IN_USE, "draft-only", "future-only", "undated"]  # fmt: skip
     assert tag_slugs(tagged, "nodesTags=true&password=letmein") == [*IN_USE, "members"]
-    assert tag_slugs(tagged, "nodesTags=false&password=letmein") == [
-        "unused", "draft-only", "future-only"]  # fmt: skip
+    premium = {"Authorization": "Bearer " + mint_token(JWT_SECRET, "ann", ["ROLE_PREMIUM"],
+                                                       timedelta(hours=1))}  # fmt: skip
+    assert tag_slugs(tagged, "nodesTags=true", headers=premium) == [*IN_USE, "premium-only"]
+    unused = ["unused", "draft-only", "future-only", "premium-only", "undated", "archived-only"]
+    assert tag_slugs(tagged, "nodesTags=false&password=letmein") == unused
+
+
+def test_a_password_without_tags_in_use_filters_checks_nothing(tagged):
+    """A password no realm of the answer needs leaves the tags public (app.audience: a bcrypt run
+    only where a realm may matter), with nodesTags or without."""
+    response = tagged.get("/api/tags?password=nope")
+    assert response.status_code == 200
+    assert response.headers["Cache-Control"].startswith("public")
 
 
 @pytest.mark.parametrize(

@@ -139,7 +139,11 @@ def test_documented_errors(client, iri, status, detail):
     [("BlogPost", "blog_posts"), ("Gallery", "galleries"), ("Person", "people"),
      ("TeamPerson", "team_people"), ("Medium", "media"), ("News", "news"),
      ("Category", "categories"), ("Box", "boxes"), ("Status", "statuses"), ("Child", "children"),
-     ("Leaf", "leaves"), ("Analysis", "analyses"), ("Key", "keys"), ("Quiz", "quizzes")],
+     ("Leaf", "leaves"), ("Analysis", "analyses"), ("Key", "keys"), ("Quiz", "quizzes"),
+     ("ArticleContainer", "article_containers"), ("Woman", "women"), ("Series", "series"),
+     ("Software", "software"), ("Criterion", "criteria"), ("Datum", "data"), ("Wife", "wives"),
+     ("Hero", "heroes"), ("Index", "indices"), ("Alias", "aliases"), ("Mouse", "mice"),
+     ("Cactus", "cacti"), ("SocialMedia", "social_media"), ("Bus", "buses")],
 )  # fmt: skip
 def test_a_node_type_is_listed_under_the_plural_roadiz_gives_it(type_name, collection):
     """Doctrine Inflector's English plural of the snake-case name, as API Platform names

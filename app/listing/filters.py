@@ -66,8 +66,9 @@ class Env:
     now: datetime
     # translate values before matching (e.g. tag names -> tag ids); key: a filter's `lookup`
     lookups: dict[str, Callable[[str, str], Any]]
-    # what a use of a tag needs to count for this request (NodesTags): publication, realms
-    counted_use: dict[str, Any] | None = None
+    # the condition a use of a tag meets when it counts for this request (NodesTags; asked only
+    # when the filter is: app.audience.counted_tag_use checks passwords)
+    counted_use: Callable[[], dict[str, Any]] | None = None
 
 
 class Filter:
@@ -336,19 +337,21 @@ class NodesTags(Filter):
     def apply(self, params: Params, builder: QueryBuilder, env: Env) -> None:
         given = params.get("nodesTags")
         wanted = True if given is None else boolean("nodesTags", given, loose=True)
-        use = dict(env.counted_use or {})
+        conditions: dict[str, Any] = {}
         visible = params.get("nodesTags[visible]")
         if visible is not None:
-            use["visible"] = boolean("nodesTags[visible]", visible, loose=True)
+            conditions["visible"] = boolean("nodesTags[visible]", visible, loose=True)
         for param, key in self.CONDITIONS:
             values = _values(params, f"nodesTags[{param}]")
             if values:
-                use[key] = {"$in": values}
-        narrowed = len(use) > len(env.counted_use or {})
-        if given is None and not narrowed:
+                conditions[key] = {"$in": values}
+        if given is None and not conditions:
             return
-        if not wanted and narrowed:
+        if not wanted and conditions:
             raise BadRequest('"nodesTags=false" cannot be combined with "nodesTags[...]": give one')
+        if env.counted_use is None:
+            raise TypeError("NodesTags needs the request's counted_use")
+        use = {**env.counted_use(), **conditions}
         some = {self.path: {"$elemMatch": use}}
         builder.add_clause(some if wanted else {self.path: {"$not": {"$elemMatch": use}}})
 

@@ -7,12 +7,13 @@ Documents are queried through their index.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from mongomock.filtering import filter_applies
 from werkzeug.datastructures import MultiDict
 
-from app.audience import denied_realm_ids
+from app.audience import counted_tag_use
 from app.errors import NotFound
 from app.listing import hydra
 from app.listing.documents import document_view
@@ -81,7 +82,7 @@ def _query(
     params: Params,
     filters: tuple[Filter, ...],
     context: RequestContext,
-    counted_use: dict[str, Any] | None = None,
+    counted_use: Callable[[], dict[str, Any]] | None = None,
 ) -> dict:
     builder = QueryBuilder()
     env = Env(now=context.visibility.now, lookups={}, counted_use=counted_use)
@@ -185,20 +186,10 @@ def tags(context: RequestContext, path: str, args: MultiDict) -> Reply:
     slugs = {t["_id"]: t["slug"] for t in context.site.tags}
     docs = [{**t, "visible": t.get("visible", True), "parent_slug": slugs.get(t.get("parent"))}
             for t in context.site.tags]  # fmt: skip
-    query = _query(params, TAG_FILTERS, context, counted_use=_counted_use(context))
+    query = _query(params, TAG_FILTERS, context, counted_use=lambda: counted_tag_use(context))
     found, total = _in_memory(docs, query, sort_of(params, list(TAG_ORDERS)), page)
     members = [tag_view(context, t, locale) for t in found]
     return Reply(_body("Tag", path, args, params, members, total, page, TAG_VARIABLES), locale)
-
-
-def _counted_use(context: RequestContext) -> dict[str, Any]:
-    """When a use of a tag (app/fixture/tag_uses.py) counts for this request: its nodes are
-    published and one of their sources is out (in preview: any draft, pending or published node,
-    as Roadiz), and no deny realm this request is not granted covers them."""
-    use: dict[str, Any] = {"realm_ids": {"$nin": denied_realm_ids(context, check_passwords=True)}}
-    if not context.visibility.preview:
-        use |= {"published": True, "since": {"$lte": context.visibility.now}}
-    return use
 
 
 def tag_item(context: RequestContext, tag_id: int, locale: str | None) -> Reply:
