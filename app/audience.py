@@ -75,6 +75,18 @@ def denied_realm_ids(
     ]
 
 
+def hidden_realm_ids(context: RequestContext, *, types: Collection[str] | None = None) -> list[int]:
+    """`hide_blocks` realms this request is not granted (lists leave out the blocks they cover),
+    of those covering some node of the listed `types` (None: any type)."""
+    return [
+        r["_id"]
+        for r in context.site.realms.values()
+        if r["behaviour"] == "hide_blocks"
+        and (types is None or set(r.get("types") or types) & set(types))
+        and not granted(r, context)
+    ]
+
+
 def counted_tag_use(context: RequestContext) -> dict[str, Any]:
     """The condition a use of a tag (app/fixture/tag_uses.py) meets when it counts for this
     request (`/api/tags?nodesTags=...`): its nodes are published and a source of theirs is out
@@ -82,11 +94,7 @@ def counted_tag_use(context: RequestContext) -> dict[str, Any]:
     from this request: a `deny` realm it is not granted (passwords checked, as in a collection of
     any type), or a `hide_blocks` realm it is not granted (the loader records those of blocks
     only)."""
-    withheld = denied_realm_ids(context, check_passwords=True) + [
-        r["_id"]
-        for r in context.site.realms.values()
-        if r["behaviour"] == "hide_blocks" and not granted(r, context)
-    ]
+    withheld = denied_realm_ids(context, check_passwords=True) + hidden_realm_ids(context)
     use: dict[str, Any] = {"realm_ids": {"$nin": withheld}}
     if not context.visibility.preview:
         use |= {"published": True, "since": {"$lte": context.visibility.now}}

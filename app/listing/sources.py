@@ -14,7 +14,7 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 from app import keyset
-from app.audience import denied_realm_ids
+from app.audience import denied_realm_ids, hidden_realm_ids
 from app.errors import BadRequest, NotFound
 from app.listing import calendar, hydra, listings, plain, titles
 from app.listing.filters import (
@@ -36,7 +36,6 @@ from app.listing.properties import requested, sparse
 from app.listing.scopes import Scope
 from app.listing.tag_conditions import TAG_IDS, TAG_SLUGS
 from app.query_plan import order_index, values_named
-from app.realms import granted
 from app.request_context import RequestContext
 from app.site import NodeType
 from app.web_response import ItemDumper
@@ -174,13 +173,7 @@ def build_query(context: RequestContext, params: Params, route_: Route) -> dict[
     if denied:
         builder.add("node.realm_ids", {"$nin": denied})
     if route_.node_type is None or not route_.node_type.reachable:  # blocks may be listed
-        hidden = [
-            r["_id"]
-            for r in context.site.realms.values()
-            if r["behaviour"] == "hide_blocks"
-            and (types is None or set(r.get("types") or types) & set(types))
-            and not granted(r, context)
-        ]
+        hidden = hidden_realm_ids(context, types=types)
         if hidden:
             builder.add_clause(plain.hide_blocks_clause(hidden))
     _parents_by_id(builder.query, context)
