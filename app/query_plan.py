@@ -292,7 +292,9 @@ def calendar_id(node_type: str, locale: str, *, preview: bool, group: Group = No
 # what most pages need, whatever the size of the listing), then LISTING_CHUNK per document, read
 # by `_id` (collection pages, app/listing/listings.py). Each position listing also has a tally: per
 # chunk, its first and last entries and its calendar groups, which count a range of positions
-# without reading the chunks wholly inside it (`tally_id`).
+# without reading the chunks wholly inside it (`tally_id`), and a grid: per chunk, the sources of
+# the chunks up to it per calendar group and chunk of the date listing, which count a range of
+# positions within a span of dates from two of its rows (`grid_id`).
 LISTING_HEAD = 100
 LISTING_CHUNK = 500
 # Each listing order, and whether it is stored descending.
@@ -319,6 +321,15 @@ def tally_id(node_type: str, locale: str, group: Group, *, preview: bool = False
     """The `_id` of a position listing's tally (what each of its chunks counts, per calendar
     group: app/fixture/listings.py), next to its chunks in `listings`."""
     return f"{_listing_key(node_type, locale, group, preview)}|position|tally"
+
+
+def grid_id(
+    node_type: str, locale: str, group: Group, number: int, *, preview: bool = False
+) -> str:
+    """The `_id` of row `number` of a position listing's grid (per calendar group, the sources of
+    its chunks 0 to `number` in each chunk of the date listing: app/fixture/listings.py), next to
+    its chunks in `listings`."""
+    return f"{_listing_key(node_type, locale, group, preview)}|position|grid|{number}"
 
 
 def _listing_key(node_type: str, locale: str, group: Group, preview: bool) -> str:

@@ -61,7 +61,7 @@ LIVE_ID = "live"
 # (query_plan.tally_id), so that a range of `node.position` is a plain filter. Layout 12: tags
 # carry `uses` (app/fixture/tag_uses.py: the `nodesTags` filter of /api/tags) and node types the
 # plural Roadiz gives them (app/inflection.py: `Person` is `people`).
-LAYOUT = 12
+LAYOUT = 13
 
 # The translations per node that the first batch of a read of nodes' sources holds: such a read is
 # one command (the server's default first batch, 101 documents, would ask for more with getMore).

@@ -76,7 +76,10 @@ def page(
     reads = Reads(generation, visibility)
     if walk.span_order(scope) is POSITION:
         reads.read_missing([*heads, *totals.tally_ids(scope, visibility)])
-        total = totals.position_total(reads, scope)
+        if scope.dates is not None:  # within a span of dates
+            total = totals.rectangle_total(reads, scope)
+        else:
+            total = totals.position_total(reads, scope)
         return _page(reads, scope, page_, order, descending, total)
     dated = walk.head_ids(scope, visibility, DATE, counting=True)
     found = calendar.read(generation, scope, visibility)

@@ -13,7 +13,8 @@ node, whose sources the site model holds; `not[node.id]`, whose sources it reads
 that tell which listings hold each: `Scope.left`) and at most one parent by equality
 (`node.parent`) among the site's listed parents (those with more than PARENT_LISTED children;
 fewer are read along the `parent_*` indexes, a bounded range), and, for a page, a span of
-publication dates or a range of positions (Span; or any of several positions: Scope.spans).
+publication dates, a range of positions (Span; or any of several positions: Scope.spans) or both
+(Scope.dates: the span of dates the range is within).
 `plain_scope` turns such a filter into a Scope (app/listing/scopes.py), the groups it reads with
 the role of each (Role); any other filter is answered by the indexed queries, whose cost follows
 the number of matches (docs/performance.md).
@@ -202,7 +203,7 @@ def plain_scope(
     read when `not[node.id]` leaves them out: both Scope.left, with
     app.membership.MEMBERSHIP_FIELDS at least); None when it filters on anything else. With
     `dated`, a range of publication dates or one of node positions is plain too (the scope's
-    `span`; not both)."""
+    `span`; both: the positions' `span` within the `dates`)."""
     rest = dict(query)
     home = rest.pop(HOME, None)
     if HOME in query and home is not False:  # `node.home=true`: the home node by id (sources)
@@ -231,16 +232,16 @@ def plain_scope(
             others.append(clause)
     hiding = _hiding(others) if others else frozenset()
     dates, positions = ranges.get(PUBLISHED_AT, []), ranges.get(POSITION, [])
-    if dates and positions:  # one span at a time: the other reads the index
-        return None
     spans = _position_spans(positions) if positions else None
-    span = _span(dates) if dates else spans[0] if spans and len(spans) == 1 else None
+    dated_span = _span(dates) if dates else None
+    # a range of positions is the span (several: `spans`), a span of dates with it `dates`
+    span = spans[0] if spans and len(spans) == 1 else None if positions else dated_span
     parent = rest.pop(PARENT, None)
     tags = fold(conditions, tag_ids)
     if hiding is None or tags is None or not set(rest) <= PLAIN_KEYS or "locale" not in rest:
         return None
     if (
-        (dates and span is None)
+        (dates and dated_span is None)
         or (positions and spans is None)
         or (PARENT in query and (type(parent) is not int or parent not in parents))
     ):
@@ -267,7 +268,8 @@ def plain_scope(
     )
     scope = Scope(
         node_types, locales, frozenset(realms["$nin"]), tag=tags.tag, tag_sets=found_sets,
-        void=void, span=span, spans=spans if spans and len(spans) > 1 else (), visible=visible,
+        void=void, span=span, spans=spans if spans and len(spans) > 1 else (),
+        dates=dated_span if positions else None, visible=visible,
         no_index=no_index, parent=parent,
         hiding=hiding, without=tags.without, also=tags.also, third=tags.third, both=tags.both,
         within=tags.within, without_also=tags.without_also, without_third=tags.without_third,
@@ -279,8 +281,8 @@ def plain_scope(
         or scope.walks_combined > combinations
     ):
         return None
-    # a range of positions is counted from the tallies of its groups' position listings, which
-    # a group with a calendar only has not
+    # a range of positions is counted from the tallies (within a span of dates, the grids) of
+    # its groups' position listings, which a group with a calendar only has not
     if positions and not all(scope.has_listings(role) for role in scope.groups if role.sign):
         return None
     left_out = [] if scope.void else [*(homes if HOME in query else ()),

@@ -156,9 +156,12 @@ class Scope:
     of publication dates, which only the date listing answers (a calendar counts whole months:
     `calendar.total` and `calendar.months` take no span); `spans`: any of several ranges of
     positions (`node.position[]`: each position, within the other bounds; disjoint, ascending),
-    each answered as a span is, instead of `span`. `left`: the sources of the nodes it leaves out
-    by id (`node.home=false`, `not[node.id]`, LeftOut): their entries are dropped from its
-    listings, and `calendar.read` takes those it lists (`found_left`) away from its calendar.
+    each answered as a span is, instead of `span`. `dates`: a span of publication dates that a
+    range of positions (`span` or `spans`) is within too (its entries are kept only inside it;
+    its total counted from the position listings' grids: `totals.rectangle_total`). `left`: the
+    sources of the nodes it leaves out by id (`node.home=false`, `not[node.id]`, LeftOut): their
+    entries are dropped from its listings, and `calendar.read` takes those it lists
+    (`found_left`) away from its calendar.
     `tag_sets`: the groups of a general tag condition (tag_conditions.tag_sets), instead of the
     named ones.
     `listed_tags`: the most tags a group with listings combines (Site.tag_combinations; None:
@@ -171,6 +174,7 @@ class Scope:
     void: bool = False
     span: Span | None = None
     spans: tuple[Span, ...] = ()
+    dates: Span | None = None
     visible: bool | None = None
     no_index: bool | None = None
     parent: int | None = None

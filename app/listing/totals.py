@@ -7,12 +7,15 @@ The reads follow the span's edges, not the site.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from app.listing import walk
 from app.listing.scopes import INF, Scope
-from app.listing.walk import DATE, POSITION, Bound, Key, Reads
+from app.listing.walk import DATE, POSITION, Bound, Chunk, Entry, Key, Order, Reads
 from app.publication import Visibility
 
 
@@ -42,14 +45,180 @@ def span_total(reads: Reads, found: dict[str, Any], scope: Scope) -> int:
 
 def tally_ids(scope: Scope, visibility: Visibility) -> list[str]:
     """The `_id` of the tally of each position listing a range of positions counts: those of
-    the scope's groups that count (Role.sign), each once."""
-    keys = [
-        key
+    the scope's groups that count (Role.sign), each once; within a span of dates
+    (Scope.dates), the chunk 0 of their date listings too (`rectangle_total`)."""
+    keys = [key for _, key in _counted(scope, visibility)]
+    found = [walk.tally_doc_id(key) for key in keys]
+    if scope.dates is not None:
+        found += [walk.listing_chunk_id(key, 0, DATE.name) for key in keys]
+    return list(dict.fromkeys(found))
+
+
+def _counted(scope: Scope, visibility: Visibility) -> list[tuple[int, Key]]:
+    """The listings of the scope's groups that count (not those only walked), with the sign
+    each counts with (Role.sign)."""
+    return [
+        (role.sign, key)
         for role in scope.groups
         if role.sign
         for key in scope.listings(role, visibility.preview)
     ]
-    return list(dict.fromkeys(walk.tally_doc_id(key) for key in keys))
+
+
+def rectangle_total(reads: Reads, scope: Scope) -> int:
+    """The sources of a range of positions (or any of several) within a span of dates
+    (Scope.dates) the request may see, per listing that counts (combined by sign, as the
+    calendars are), from its tally, its date listing's chunk 0 (read already) and its grid
+    (app/fixture/listings.py): the position chunks wholly inside the range by the date chunks
+    wholly inside the span (up to now, outside preview) from the difference of two rows of the
+    grid (less the sources left out by id among them); the position chunks across the range's
+    bounds, and the date chunks across the span's (and now) for the positions of the chunks
+    between, from their entries. The rows and the chunks across are read in one read. So the
+    reads are two rows and the chunks of the four edges, whatever the size of the range and of
+    the span."""
+    visibility = reads.visibility
+    dates = walk.window(scope, visibility, DATE, descending=False)
+    parts: list[_Rectangle] = []
+    for sign, key in _counted(scope, visibility):
+        tally = reads.get(walk.tally_doc_id(key))
+        head = reads.get(walk.listing_chunk_id(key, 0, DATE.name))
+        if not tally or not tally["chunks"] or head is None:
+            continue
+        inner_dates, date_edges = _date_chunks(head, dates)
+        for part in walk.per_range(scope):
+            positions = walk.window(part, visibility, POSITION, descending=False)
+            inner, edges = _position_chunks(tally, scope, *positions)
+            parts.append(_Rectangle(sign, key, positions, inner, edges, inner_dates,
+                                    date_edges if inner else [], head, tally))  # fmt: skip
+    reads.read_missing([chunk_id for part in parts for chunk_id in part.to_read()])
+    return sum(part.sign * part.count(reads, scope, dates) for part in parts)
+
+
+@dataclass(frozen=True)
+class _Rectangle:
+    """One listing's share of a range of positions within a span of dates (`rectangle_total`):
+    its position chunks wholly inside the range (`inner`) and across its bounds (`edges`), its
+    date chunks wholly inside the span (`inner_dates`) and across it (`date_edges`: read only for
+    the positions of the inner chunks, none without them)."""
+
+    sign: int
+    key: Key
+    positions: tuple[Bound | None, Bound | None]
+    inner: list[int]
+    edges: list[int]
+    inner_dates: list[int]
+    date_edges: list[int]
+    head: Chunk
+    tally: Chunk
+
+    def to_read(self) -> list[str]:
+        """The grid rows and the chunks across the edges it counts from."""
+        found = [walk.listing_chunk_id(self.key, n, POSITION.name) for n in self.edges]
+        found += [walk.listing_chunk_id(self.key, n, DATE.name) for n in self.date_edges]
+        if self.inner and self.inner_dates:
+            rows = (self.inner[0] - 1, self.inner[-1])
+            found += [walk.grid_row_id(self.key, n) for n in rows if n >= 0]
+        return found
+
+    def count(self, reads: Reads, scope: Scope, dates: tuple[Bound | None, Bound | None]) -> int:
+        visibility = reads.visibility
+
+        def kept(entries: Iterator[Entry], positions: tuple[Bound | None, Bound | None]) -> int:
+            return sum(
+                1
+                for e in entries
+                if walk.between(POSITION.key(e), *positions)
+                and walk.between(DATE.key(e), *dates)
+                and (visibility.preview or e[0] <= visibility.now)
+                and scope.keeps(e[1], e[2], e[4], e[5], e[6])
+            )
+
+        counted = kept(self._entries(reads, self.edges, POSITION), self.positions)
+        if not self.inner:
+            return counted
+        # the positions of the inner chunks, as exclusive marks: just outside the first and last
+        first, last = self.tally["chunks"][self.inner[0]], self.tally["chunks"][self.inner[-1]]
+        between = (_mark(first["from"], -0.5), _mark(last["to"], 0.5))
+        counted += kept(self._entries(reads, self.date_edges, DATE), between)
+        if not self.inner_dates:
+            return counted
+        below = self._row(reads, self.inner[0] - 1)
+        for group_key, group in self._row(reads, self.inner[-1]).items():
+            if scope.allows(group):
+                before = below.get(group_key, {"counts": [0] * len(group["counts"])})["counts"]
+                counted += sum(group["counts"][n] - before[n] for n in self.inner_dates)
+        starts = walk.chunk_starts(self.head, DATE)
+        # the date keys of the inner date chunks: from the next chunk's first to their first
+        newest, older = starts[self.inner_dates[0]], starts[self.inner_dates[-1] + 1]
+        return counted - sum(
+            1
+            for source in scope.left
+            if self.key in source.listings
+            and walk.between((source.position, source.source_id), *between)
+            and older < (walk.dated(source.published_at), source.source_id) <= newest
+            and scope.admits(list(source.realm_ids), source.visible, source.block, source.no_index)
+        )
+
+    def _entries(self, reads: Reads, numbers: list[int], order: Order) -> Iterator[Entry]:
+        return itertools.chain.from_iterable(
+            walk.listing_entries(reads, self.key, [n], order.name, forward=True) for n in numbers
+        )
+
+    def _row(self, reads: Reads, number: int) -> dict[tuple[Any, ...], dict[str, Any]]:
+        """A grid row's groups by their key (none before the first chunk)."""
+        row = reads.get(walk.grid_row_id(self.key, number)) if number >= 0 else None
+        return {
+            (tuple(g["realm_ids"]), g["visible"], g["block"], g["no_index"]): g
+            for g in (row["groups"] if row else ())
+        }
+
+
+def _mark(entry: dict[str, Any], shift: float) -> Bound:
+    """An exclusive mark just outside a tally's entry (position, `_id`)."""
+    return (entry["position"], entry["id"] + shift)
+
+
+def _date_chunks(
+    head: Chunk, dates: tuple[Bound | None, Bound | None]
+) -> tuple[list[int], list[int]]:
+    """The chunks of a date listing (stored newest first; `head`: its chunk 0) wholly inside a
+    span of dates (exclusive marks) and those across its bounds: chunk n holds the keys after
+    the next chunk's first entry up to its own first (`starts`); the last one's earliest is not
+    recorded, so it is across when the span reaches it."""
+    lower, upper = dates
+    starts = walk.chunk_starts(head, DATE)
+    inner: list[int] = []
+    across: list[int] = []
+    for number, newest in enumerate(starts):
+        older = starts[number + 1] if number + 1 < len(starts) else None
+        if (lower is not None and newest <= lower) or (
+            upper is not None and older is not None and older >= upper
+        ):
+            continue
+        inside = (upper is None or newest < upper) and (
+            older is not None and (lower is None or older >= lower)
+        )
+        (inner if inside else across).append(number)
+    return inner, across
+
+
+def _position_chunks(
+    tally: Chunk, scope: Scope, lower: Bound | None, upper: Bound | None
+) -> tuple[list[int], list[int]]:
+    """The chunks of a position listing (its tally's) wholly inside a range of positions
+    (exclusive marks) and those across its bounds that hold a source the request may see."""
+    inner: list[int] = []
+    across: list[int] = []
+    for number, chunk in enumerate(tally["chunks"]):
+        first = (chunk["from"]["position"], chunk["from"]["id"])
+        last = (chunk["to"]["position"], chunk["to"]["id"])
+        if (lower is not None and last <= lower) or (upper is not None and first >= upper):
+            continue
+        if (lower is None or first > lower) and (upper is None or last < upper):
+            inner.append(number)
+        elif any(scope.allows(g) for g in chunk["groups"]):
+            across.append(number)
+    return inner, across
 
 
 def position_total(reads: Reads, scope: Scope) -> int:

@@ -21,10 +21,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from app.listing.scopes import INF, Scope
+from app.listing.scopes import INF, Scope, Span
 from app.membership import Listing
 from app.publication import Visibility
-from app.query_plan import LISTING_ORDERS, UNDATED, listing_id, tally_id
+from app.query_plan import LISTING_ORDERS, UNDATED, grid_id, listing_id, tally_id
 from app.store import Generation
 
 # (published_at, source id, realm ids, node position, node visible, a block in a realm, not to be
@@ -85,7 +85,7 @@ class Order:
 
 # a preview cursor after an undated source carries no date (app/keyset.py): UNDATED in the listing
 DATE = Order(
-    "date", key=lambda e: e[:2], mark=lambda after: (_dated(after[0]), after[1]), runs=(0, 3)
+    "date", key=lambda e: e[:2], mark=lambda after: (dated(after[0]), after[1]), runs=(0, 3)
 )
 # the default order's cursor value is the `_id` itself (app.keyset.decode checks it)
 DEFAULT = Order("id", key=lambda e: e[1], mark=lambda after: after[1])
@@ -154,7 +154,9 @@ def window(
     span = scope.span if scope.span is not None and scope.span.order == order.name else None
     lower, upper = (span.lower, span.upper) if span else (None, None)
     if span is not None and order.name == DATE.name:
-        lower = max(lower or (UNDATED, INF), (UNDATED, INF))
+        lower, upper = date_bounds(span)
+    if scope.dates is not None and order.name == DATE.name:  # within a range of positions
+        lower, upper = date_bounds(scope.dates)
     if order.name == DATE.name and not visibility.preview:
         upper = least_of(upper, (visibility.now, INF))
     if after is not None:
@@ -164,6 +166,12 @@ def window(
         else:
             lower = mark if lower is None else max(lower, mark)
     return (upper, lower) if descending else (lower, upper)
+
+
+def date_bounds(span: Span) -> tuple[Bound, Bound | None]:
+    """A span of dates as exclusive marks on the date listing's keys: no undated source is in
+    it (they sort before every date: UNDATED)."""
+    return max(span.lower or (UNDATED, INF), (UNDATED, INF)), span.upper
 
 
 def between(key: Any, lower: Bound | None, upper: Bound | None) -> bool:
@@ -186,11 +194,17 @@ def kept_entries(
 ) -> Iterator[Entry]:
     """The entries a request may list (`_listed`): published (any, in preview), in realms it may
     see, not left out by id (Scope.left: `needed` counts them, so that the chunks read up front
-    hold the page however many of them it passes)."""
+    hold the page however many of them it passes), within its span of dates when it has one
+    besides a range of positions (Scope.dates)."""
     listed = _listed(reads, scope, order, descending, start, stop, needed + len(scope.left))
     preview, now = reads.visibility.preview, reads.visibility.now
+    dates = (None, None) if scope.dates is None else date_bounds(scope.dates)
     return (
-        e for e in listed if (preview or e[0] <= now) and scope.keeps(e[1], e[2], e[4], e[5], e[6])
+        e
+        for e in listed
+        if (preview or e[0] <= now)
+        and scope.keeps(e[1], e[2], e[4], e[5], e[6])
+        and between(DATE.key(e), *dates)
     )
 
 
@@ -303,6 +317,11 @@ def tally_doc_id(key: Key) -> str:
     return tally_id(node_type, locale, group, preview=preview)
 
 
+def grid_row_id(key: Key, number: int) -> str:
+    node_type, locale, group, preview = key
+    return grid_id(node_type, locale, group, number, preview=preview)
+
+
 def head_ids(
     scope: Scope, visibility: Visibility, order: Order, *, counting: bool = False
 ) -> list[str]:
@@ -347,7 +366,7 @@ def _less(
         yield entry
 
 
-def _dated(moment: Any) -> Any:
+def dated(moment: Any) -> Any:
     """A listing's published_at as its order compares it (an undated source: UNDATED)."""
     return UNDATED if moment is None else moment
 
@@ -366,13 +385,7 @@ def _numbers(
     forward = order.forward(descending)
     if head is None or (start is None and (stop is None or not forward)):
         return list(range(count)) if forward else list(range(count - 1, -1, -1))
-    firsts = head["starts"]
-    positions = firsts.get("positions") or [None] * len(firsts["ids"])
-    starts = [
-        order.key((_dated(moment), source_id, [], position, True, False))
-        for moment, source_id, position in zip(firsts["published_at"], firsts["ids"], positions,
-                                                strict=True)
-    ]  # fmt: skip
+    starts = chunk_starts(head, order)
 
     def before(first: Any, mark: Bound) -> bool:  # strictly before `mark` in the stored order
         return first > mark if order.stored_descending else first < mark
@@ -383,6 +396,18 @@ def _numbers(
         return list(range(at[-1] if at else 0, ends[0] if ends else count))
     earlier = [n for n, first in enumerate(starts) if before(first, start)]
     return list(range(earlier[-1], -1, -1)) if earlier else []
+
+
+def chunk_starts(head: Chunk, order: Order) -> list[Bound]:
+    """The key (Order.key) of the first entry of each chunk of a listing, from its chunk 0
+    (`starts`)."""
+    firsts = head["starts"]
+    positions = firsts.get("positions") or [None] * len(firsts["ids"])
+    return [
+        order.key((dated(moment), source_id, [], position, True, False))
+        for moment, source_id, position in zip(firsts["published_at"], firsts["ids"], positions,
+                                                strict=True)
+    ]  # fmt: skip
 
 
 def listing_entries(
@@ -402,7 +427,7 @@ def listing_entries(
             return
         positions = chunk.get("positions") or [None] * len(chunk["ids"])
         entries = list(
-            zip(map(_dated, chunk["published_at"]), chunk["ids"], _realms(chunk), positions,
+            zip(map(dated, chunk["published_at"]), chunk["ids"], _realms(chunk), positions,
                 _visible(chunk), _blocks(chunk), _no_index(chunk), strict=True)
         )  # fmt: skip
         yield from (entries if forward else reversed(entries))

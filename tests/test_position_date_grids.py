@@ -1,0 +1,213 @@
+"""A range of positions within a span of dates (`node.position[...]` with `publishedAt[...]`): a
+plain request (Scope.dates), counted from the grids of the position listings
+(app/fixture/listings.py `_grid`, app/listing/totals.py `rectangle_total`) and paged from the
+listings, as the index answers it, in the same reads whatever the size of the range and the span.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+import pytest
+
+from app.db import get_store
+from app.fixture import listings as materialised
+from app.listing import sources
+from app.query_plan import grid_id, listing_id, tally_id
+from seed.generate import generate
+from tests.helpers import freeze_request_clock, on_the_index
+from tests.test_date_listings import EDITOR, PASSWORD, RANDOM_TRIES, commands, walked
+
+# the articles' dates are spread over 2023 and 2024 (`small_grid`); requests are answered at a
+# moment inside them, so that some sources are still to come
+NOW = datetime(2024, 9, 1, 12, tzinfo=UTC)
+ORDERS = [
+    "order[node.position]=asc",
+    "order[node.position]=desc",
+    "order[publishedAt]=desc",
+    "order[publishedAt]=asc",
+    "",
+    "order[node.position]=desc&order[publishedAt]=asc",
+    "order[publishedAt]=desc&order[node.position]=desc",
+]
+
+
+@pytest.fixture(scope="module")
+def small_grid(make_app):
+    """The generated site of 200 sources with listings of 10 entries per chunk (so a range and
+    a span cross many chunks), its articles' dates spread over the months around NOW."""
+    patch = pytest.MonkeyPatch()
+    patch.setattr(materialised, "LISTING_HEAD", 10)
+    patch.setattr(materialised, "LISTING_CHUNK", 10)
+    site = generate(sources=200, blocks=30, depth=3, menu=60, seed=1)
+    rng = random.Random(5)
+    for node in site["nodes"]:
+        for source in node["sources"].values():
+            if node["type"] == "Article" and source.get("published_at"):
+                month = rng.randint(0, 23)
+                day = f"{2023 + month // 12}-{1 + month % 12:02d}-{rng.randint(1, 28):02d}"
+                source["published_at"] = f"{day}T{rng.choice(('08', '12'))}:00:00+00:00"
+    try:
+        app = make_app(site, RESPONSE_CACHE=False)
+    finally:
+        patch.undo()
+    return app, site
+
+
+def test_the_grid_counts_each_position_chunk_s_sources_by_date_chunk(small_grid):
+    """Row n of a position listing's grid holds, per calendar group, the sources of its chunks 0
+    to n in each chunk of the date listing (`counts`) and their number (`count`), as the chunks
+    of the two listings hold them."""
+    app, _ = small_grid
+    with app.app_context():
+        generation = get_store().generation(get_store().live()["version"])
+    tally = generation.listing_chunks([tally_id("Article", "en", None)])
+    chunks = tally[tally_id("Article", "en", None)]["chunks"]
+    head = generation.listing_chunks([listing_id("Article", "en", None, 0, "date")])
+    dated_chunks = head[listing_id("Article", "en", None, 0, "date")]["chunks"]
+    by_date = generation.listing_chunks(
+        [listing_id("Article", "en", None, n, "date") for n in range(dated_chunks)]
+    )
+    date_chunk = {
+        source_id: number
+        for number in range(dated_chunks)
+        for source_id in by_date[listing_id("Article", "en", None, number, "date")]["ids"]
+    }
+    assert len(chunks) > 5 and dated_chunks > 5
+    seen = [0] * dated_chunks
+    for number in range(len(chunks)):
+        row_id = grid_id("Article", "en", None, number)
+        chunk_id = listing_id("Article", "en", None, number, "position")
+        found = generation.listing_chunks([row_id, chunk_id])
+        for source_id in found[chunk_id]["ids"]:
+            seen[date_chunk[source_id]] += 1
+        row = found[row_id]
+        assert set(row) == {"_id", "groups"}
+        # the generated articles are in no realm, visible, indexed: one group
+        assert [(g["realm_ids"], g["visible"], g["block"], g["no_index"]) for g in row["groups"]
+                ] == [([], True, False, False)]  # fmt: skip
+        assert row["groups"][0]["counts"] == seen and row["groups"][0]["count"] == sum(seen)
+    assert sum(seen) == len(date_chunk)
+
+
+def test_a_range_within_a_span_answers_as_the_index_in_every_order(small_grid, tier):
+    """Random ranges of positions (bounds, one position, any of several) within random spans of
+    dates (one bound or two, at a chunk's first entry or between), with nodes left out by id,
+    anonymous, with a realm's password or in preview, in every order, by page number and by
+    cursor, answer as the index does: each request is plain (Scope.dates)."""
+    app, site = small_grid
+    client = app.test_client()
+    articles = [n for n in site["nodes"] if n["type"] == "Article"]
+    positions = sorted({n["position"] for n in articles})
+    dates = sorted({s["published_at"] for n in articles for s in n["sources"].values()
+                    if s.get("published_at")})  # fmt: skip
+    rng, plain, listed = random.Random(7), [], 0
+    tries = RANDOM_TRIES[tier] * 2
+    for _ in range(tries):
+        url = "/api/articles?itemsPerPage=" + rng.choice(("3", "7"))
+        form = rng.choice(("range", "range", "equals", "any"))
+        if form == "range":
+            low, high = sorted(rng.sample(positions, 2))
+            url += f"&node.position[gte]={low}&node.position[lt]={high}"
+        elif form == "equals":
+            url += f"&node.position={rng.choice(positions)}"
+        else:
+            url += "".join(f"&node.position[]={p}" for p in rng.sample(positions, 6))
+        for bound in rng.sample(("after", "strictly_before", "before", "strictly_after"),
+                                rng.choice((1, 2))):  # fmt: skip
+            url += f"&publishedAt[{bound}]={rng.choice(dates)[:10]}"
+        url += "&" + rng.choice(ORDERS)
+        if rng.random() < 0.3:
+            url += "".join(f"&not[node.id][]={n['id']}" for n in rng.sample(articles, 8))
+        if rng.random() < 0.5:
+            url += "&_locale=" + rng.choice(("en", "fr"))
+        headers, preview = rng.choice((({}, ""), (PASSWORD, ""), (EDITOR, "&_preview=1")))
+        url += preview
+        cursor = rng.random() < 0.3 and url.count("order[") <= 1  # a cursor follows one key
+        pages = [f"{url}&cursor="] if cursor else [f"{url}&page={n}" for n in (1, 2, 5)]
+        with pytest.MonkeyPatch.context() as patch:
+            freeze_request_clock(patch, NOW)
+            patch.setattr(sources, "site_scope", lambda *a, _f=sources.site_scope, **k: (
+                plain.append(_f(*a, **k)) or plain[-1]))  # fmt: skip
+            served = [walked(client, page, headers) for page in pages]
+        with pytest.MonkeyPatch.context() as patch:
+            freeze_request_clock(patch, NOW)
+            on_the_index(patch)
+            expected = [walked(client, page, headers) for page in pages]
+        assert served == expected, url
+        listed += any(body["hydra:member"] for body in served[0])
+    assert all(scope is not None and scope.dates is not None for scope in plain)
+    assert listed > tries // 2
+
+
+def test_a_range_within_a_span_reads_two_grid_rows_and_the_chunks_of_its_edges(
+    small_grid, monkeypatch
+):
+    """A range across most English articles within a span across most of their dates: its
+    total reads, after the chunks 0 with the tally and the date listing's chunk 0, the two grid
+    rows (before the range's first whole chunk, and of its last) and the chunks across the
+    range's bounds and the span's, in one read; not the chunks between."""
+    app, _ = small_grid
+    client = app.test_client()
+    with app.app_context():
+        generation = get_store().generation(get_store().live()["version"])
+    asked: list[list[str]] = []
+    read = type(generation).listing_chunks
+    monkeypatch.setattr(type(generation), "listing_chunks",
+                        lambda self, ids: asked.append(list(ids)) or read(self, ids))  # fmt: skip
+    freeze_request_clock(monkeypatch, NOW)
+    tally = generation.listing_chunks([tally_id("Article", "en", None)])
+    chunks = tally[tally_id("Article", "en", None)]["chunks"]
+    low, high = chunks[1]["from"]["position"] + 1, chunks[-2]["to"]["position"] - 1
+    url = (f"/api/articles?_locale=en&node.position[gt]={low}&node.position[lt]={high}"
+           "&publishedAt[after]=2023-03-10&publishedAt[before]=2024-11-20"
+           "&order[node.position]=asc&itemsPerPage=5")  # fmt: skip
+    asked.clear()
+    body = client.get(url).json
+    assert asked[0] == [listing_id("Article", "en", None, 0, "position"),
+                        tally_id("Article", "en", None),
+                        listing_id("Article", "en", None, 0, "date")]  # fmt: skip
+    rows = {grid_id("Article", "en", None, n) for n in (1, len(chunks) - 3)}
+    position_edges = {listing_id("Article", "en", None, n, "position")
+                      for n in (1, len(chunks) - 2)}  # fmt: skip
+    total = set(asked[1])
+    date_edges = {chunk_id for chunk_id in total if "|position|" not in chunk_id}
+    assert rows | position_edges <= total and total == rows | position_edges | date_edges
+    # the span's two edges (the chunks of 2023-03-10 and of 2024-11-20 or now, whichever is
+    # earlier) and the date listing's last chunk at most
+    assert 1 <= len(date_edges) <= 3, date_edges
+    with pytest.MonkeyPatch.context() as patch:
+        on_the_index(patch)
+        assert client.get(url).json == body
+    assert body["hydra:totalItems"] > 20
+
+
+def test_a_range_within_a_span_costs_the_same_reads_on_a_site_five_times_larger(
+    make_app, monkeypatch
+):
+    """On the bench's generated sites of 200 and 1,000 sources, with listings of 10 entries per
+    chunk (many chunks at both sizes), a range of positions within a span of dates is as many
+    commands at both sizes in every order, 5 or 6 (the chunks 0 with the tallies, the rows and
+    edges, the chunks the page walks past the head, read as reached, the page's sources), and
+    answers as the index."""
+    monkeypatch.setattr(materialised, "LISTING_HEAD", 10)
+    monkeypatch.setattr(materialised, "LISTING_CHUNK", 10)
+    urls = [
+        f"/api/articles?_locale=en&node.position[gt]=10&publishedAt[after]=2020-01-01&{order}"
+        for order in ORDERS[:5]
+    ]
+    counts = {}
+    for size in (200, 1000):
+        app = make_app(generate(sources=size, blocks=30, depth=3, menu=60, seed=1),
+                       RESPONSE_CACHE=False, MONGODB_TIMEOUT_MS=30000)  # fmt: skip
+        client, store = app.test_client(), app.extensions["cms.store"]
+        client.get("/api/articles")  # the site model
+        results = [commands(client, store, url) for url in urls]
+        counts[size] = [count for _, count in results]
+        with pytest.MonkeyPatch.context() as patch:
+            on_the_index(patch)
+            for url, (body, _) in zip(urls, results, strict=True):
+                assert client.get(url).json == body, (size, url)
+        assert all(body["hydra:totalItems"] > 0 for body, _ in results)
+    assert counts[200] == counts[1000] and max(counts[200]) <= 6, counts
