@@ -60,7 +60,9 @@ LIVE_ID = "live"
 # listing chunks of every order carry `positions`, and each position listing has a tally
 # (query_plan.tally_id), so that a range of `node.position` is a plain filter. Layout 12: tags
 # carry `uses` (app/fixture/tag_uses.py: the `nodesTags` filter of /api/tags) and node types the
-# plural Roadiz gives them (app/inflection.py: `Person` is `people`).
+# plural Roadiz gives them (app/inflection.py: `Person` is `people`). Layout 13: each position
+# listing has a grid (query_plan.grid_id), so that a range of positions within a span of dates is
+# a plain filter.
 LAYOUT = 13
 
 # The translations per node that the first batch of a read of nodes' sources holds: such a read is

@@ -345,9 +345,15 @@ the preview class): per chunk, its first and last entries (`from`, `to`: `positi
 its groups as a calendar month has them (count, first and last `published_at` per realm set,
 visibility, block and noIndex), read with the chunks 0 by a request filtering a range of positions
 (`node.position[gt]=8`, `[between]`...): the chunks wholly inside the range are counted from it, the
-chunks across its bounds (and those holding a source scheduled ahead) from their entries. So such
-a page costs the same few reads whatever the size of the site (docs/performance.md, bounded listed
-pages, ranges of positions). One
+chunks across its bounds (and those holding a source scheduled ahead) from their entries. And a
+grid, one row per chunk, `_id` `<type>|<locale>|<group>|position|grid|<n>`: per group (realm set,
+visibility, block, noIndex), the sources of chunks 0 to n (`count`) and how many of them each
+chunk of the date listing holds (`counts`, newest chunk first), read by a request filtering a range
+of positions within a span of dates (`node.position[gt]=8&publishedAt[after]=2024-01-01`): the row
+before the range's first whole chunk and the row of its last give, by difference, its sources in
+each date chunk wholly inside the span; the chunks across the range's bounds and the span's are
+counted from their entries. So such a page costs the same few reads whatever the size of the site
+(docs/performance.md, bounded listed pages, ranges of positions). One
 more document, `{{_id: "{LISTED_PARENTS_ID}", ids: [...]}}`, lists the listed parents (none in the
 demo site: its largest parent has 13 children); the site model reads it once per generation, and a
 `node.parent` request for one of them (or for its `node.parent.nodeName`) is plain. Another, `{{_id:
@@ -399,6 +405,7 @@ EXAMPLES: dict[str, list[Any]] = {
         "Article|en|5|id|0",
         "Article|en|5|position|0",
         "Article|en|5|position|tally",
+        "Article|en|5|position|grid|0",
         "Article|en|tags=1+4|0",
         LISTED_PARENTS_ID,
         TAG_COMBINATIONS_ID,
