@@ -174,6 +174,8 @@ def _first_read(scope: Scope, visibility: Visibility, order: Order) -> list[str]
     spanned = walk.span_order(scope)
     if spanned is not None and spanned.name != order.name:
         heads += walk.head_ids(scope, visibility, spanned)
+    if scope.dates is not None and order.name != DATE.name:  # where the span of dates lies
+        heads += walk.head_ids(scope, visibility, DATE)
     return heads
 
 
@@ -199,6 +201,8 @@ def _ordered(
     spanned = walk.span_order(scope)
     if scope.spans and order.name == POSITION.name:
         return _one_after_another(reads, scope, order, descending, needed, after)
+    if scope.dates is not None and order.name == POSITION.name:
+        return _within_dates(reads, scope, order, descending, needed, after)
     if spanned is None or order.name == spanned.name:
         start, stop = walk.window(scope, reads.visibility, order, descending, after)
         kept = walk.kept_entries(reads, scope, order, descending, start, stop, needed)
@@ -206,14 +210,44 @@ def _ordered(
     walked = _span_walked(reads, scope, order, descending, needed, after)
     if walked is not None:
         return iter(walked)
-    span = _span_read(reads, scope, spanned)
-    kept = iter(sorted(span, key=order.key, reverse=descending))
+    return _sorted_after(_span_read(reads, scope, spanned), order, descending, after)
+
+
+def _sorted_after(
+    entries: list[Entry], order: Order, descending: bool, after: tuple[Any, int] | None
+) -> Iterator[Entry]:
+    """Entries read out of order, sorted in `order` (its second key's runs too), after a
+    cursor's `after`."""
+    kept = iter(sorted(entries, key=order.key, reverse=descending))
     if after is not None:
         mark = order.mark(after)
         kept = itertools.dropwhile(
             lambda e: order.key(e) >= mark if descending else order.key(e) <= mark, kept
         )
     return kept if order.then is None else walk.runs_sorted(kept, order)
+
+
+def _within_dates(
+    reads: Reads,
+    scope: Scope,
+    order: Order,
+    descending: bool,
+    needed: int,
+    after: tuple[Any, int] | None,
+) -> Iterator[Entry]:
+    """By position, a range of positions within a span of dates (Scope.dates): the range walked
+    in the position listing, keeping the span's entries, as far as the chunks that would hold
+    `needed` entries reach (`_span_walked`); when they hold fewer, the span's entries read whole
+    from the date listing (its chunks in one read), kept in the range and sorted. So a narrow
+    span does not walk the range a chunk at a time."""
+    walked = _span_walked(reads, scope, order, descending, needed, after, whole=scope)
+    if walked is not None:
+        return iter(walked)
+    assert scope.dates is not None
+    positions = walk.window(scope, reads.visibility, POSITION, descending=False)
+    span = _span_read(reads, replace(scope, span=scope.dates, dates=None), DATE)
+    found = [e for e in span if walk.between(POSITION.key(e), *positions)]
+    return _sorted_after(found, order, descending, after)
 
 
 def _span_read(reads: Reads, scope: Scope, spanned: Order) -> list[Entry]:
@@ -266,6 +300,7 @@ def _span_walked(
     descending: bool,
     needed: int,
     after: tuple[Any, int] | None,
+    whole: Scope | None = None,
 ) -> list[Entry] | None:
     """The first `needed` entries of a span in `order` (not the span's own), walked in
     that order's listings up to the end of the chunks that would hold `needed` entries from
@@ -273,10 +308,12 @@ def _span_walked(
     goes on, walked again as far as a whole chunk's entries at least (a head holds fewer), its
     further chunks in one read; None when that holds fewer too (then the span is read:
     `_ordered`). Not with a second order key, whose runs may go past that reach. Any of several
-    ranges of positions (Scope.spans) is walked once, keeping the entries of any of them."""
+    ranges of positions (Scope.spans) is walked once, keeping the entries of any of them.
+    `whole`: the scope whose listing window is walked (by default, the scope without its span;
+    a range within a span of dates: the scope itself, whose entries kept are in the span)."""
     if order.then is not None:
         return None
-    whole = replace(scope, span=None, spans=())
+    whole = replace(scope, span=None, spans=()) if whole is None else whole
     start, stop = walk.window(whole, reads.visibility, order, descending, after)
     numbers = walk.chunk_numbers(reads, whole, order, descending, start, stop)
     forward = order.forward(descending)
