@@ -16,6 +16,9 @@ READ_SURFACE = {
     "search": "/api/search?search=river+bridge&_locale=en",
     # a partial match: the same few titles at every size (the deep page's), among them all
     "title": "/api/nodes_sources?title=deep+page&_locale=en&order[publishedAt]=desc",
+    # a range of positions within a span of dates (the grids: app/listing/totals.py)
+    "positions_in_span": "/api/articles?_locale=en&node.position[gt]=50"
+    "&publishedAt[after]=2022-01-01&order[node.position]=asc&itemsPerPage=15&page=2",
 }
 
 

@@ -31,6 +31,9 @@ READ_SURFACE_COMMANDS = {
     # the title keys (chunk 0 of the bucket, then the chunks holding the value), the page of
     # the candidates by `_id`, their count (app/listing/titles.py)
     "title": (4, "title keys (2) + page + count"),
+    # the chunks 0 with the tallies, the grid rows and the chunks across the four edges, the
+    # chunks the page walks past the head, the page's sources by `_id`
+    "positions_in_span": (5, "chunks 0 + grid rows and edges + page chunks + page"),
 }
 
 
