@@ -1,7 +1,8 @@
 """A range of positions within a span of dates (`node.position[...]` with `publishedAt[...]`): a
 plain request (Scope.dates), counted from the grids of the position listings
 (app/fixture/listings.py `_grid`, app/listing/totals.py `rectangle_total`) and paged from the
-listings, as the index answers it, in the same reads whatever the size of the range and the span.
+listings, as the index answers it: the total in the same reads whatever the size of the range and
+the span, the page in the same commands.
 """
 
 from __future__ import annotations
