@@ -110,6 +110,10 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
             }
         )
     rows = _rows(results)
+    failed = [f"{row['errors']} at {label(size)} {endpoint}"
+              for (size, endpoint), row in rows.items() if row.get("errors")]  # fmt: skip
+    out.append({"target": "every request answered 200 (a 503: the time budget ran out)",
+                "value": "; ".join(failed) or "no errors", "pass": not failed})  # fmt: skip
     small, large = sizes[0], sizes[-1]
     if large != small:
         for (size, endpoint), row in rows.items():

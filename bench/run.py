@@ -12,6 +12,7 @@ import os
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -69,31 +70,48 @@ def endpoints(paths: dict[str, str], floor_bytes: int) -> dict[str, str]:
     return out
 
 
+def answered(url: str) -> tuple[float, int]:
+    """One GET: its time (ms) and HTTP status (a 503 when the time budget ran out is counted
+    as an error by the caller, not raised)."""
+    started = time.perf_counter()
+    try:
+        with urllib.request.urlopen(url, timeout=300) as response:
+            response.read()
+            status = response.status
+    except urllib.error.HTTPError as error:
+        error.read()
+        status = error.code
+    return (time.perf_counter() - started) * 1000, status
+
+
 def get(url: str) -> float:
     """One GET (ms); it must answer 200."""
-    started = time.perf_counter()
-    with urllib.request.urlopen(url, timeout=300) as response:
-        response.read()
-        assert response.status == 200, f"{url}: HTTP {response.status}"
-    return (time.perf_counter() - started) * 1000
+    elapsed, status = answered(url)
+    assert status == 200, f"{url}: HTTP {status}"
+    return elapsed
 
 
-def warm_up(url: str, workers: int) -> None:
-    """2 x workers parallel requests, so that every worker has served `url`."""
+def warm_up(url: str, workers: int) -> int:
+    """2 x workers parallel requests, so that every worker has served `url`; how many did not
+    answer 200."""
     with ThreadPoolExecutor(2 * workers) as pool:
-        list(pool.map(get, [url] * (2 * workers)))
+        return sum(status != 200 for _, status in pool.map(answered, [url] * (2 * workers)))
 
 
 def measure_endpoint(url: str, workers: int) -> dict[str, Any]:
-    """Load figures; a single timed request when one takes longer than BENCH_SLOW_MS."""
+    """Load figures; a single timed request when one takes longer than BENCH_SLOW_MS or does
+    not answer 200. `errors` counts the answers that were not 200 (the warm-up's too)."""
     seconds = float(setting("BENCH_SECONDS", "10"))
     concurrency = int(setting("BENCH_CONCURRENCY", "16"))
-    warm_up(url, workers)
-    probe = get(url)
-    if probe > float(setting("BENCH_SLOW_MS", "1000")):
-        return {"rps": None, "p50_ms": round(probe, 3), "p99_ms": None, "requests": 1}
+    failed = warm_up(url, workers)
+    probe, status = answered(url)
+    failed += status != 200
+    if status != 200 or probe > float(setting("BENCH_SLOW_MS", "1000")):
+        return {"rps": None, "p50_ms": round(probe, 3), "p99_ms": None, "requests": 1,
+                "errors": failed}  # fmt: skip
     loadgen.measure(url, min(1.0, seconds), concurrency)  # warm-up
-    return _rounded(loadgen.measure(url, seconds, concurrency))
+    figures = _rounded(loadgen.measure(url, seconds, concurrency))
+    return {**figures, "errors": figures["errors"] + failed}
 
 
 def serve_and_measure(
@@ -114,7 +132,7 @@ def serve_and_measure(
                 endpoint = report.endpoint_label(name, mode)
                 cmds = counted.get(mode, {}).get(name, {}).get("commands")
                 rows.append({"endpoint": endpoint, "name": name, "mode": mode, "commands": cmds,
-                             "errors": 0, **figures})  # fmt: skip
+                             **figures})  # fmt: skip
                 rps = "1 request" if figures["rps"] is None else f"{figures['rps']:.0f} req/s"
                 log(f"{report.label(size)}: {endpoint}: {rps}, p50 {figures['p50_ms']:.1f} ms")
     except Exception:

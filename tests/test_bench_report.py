@@ -123,3 +123,14 @@ def test_read_surface_endpoints_are_named_without_web_response():
     assert report.endpoint_label("common_content", "warm") == "common_content (warm)"
     assert report.endpoint_label("deep_page", "cold") == "web_response deep_page (cold)"
     assert report.endpoint_label("floor", "warm") == "static floor"
+
+
+def test_answers_other_than_200_fail_their_own_target():
+    """A 503 (the time budget ran out under load) is counted on its row, not raised: the bench
+    finishes, and the target naming the rows that had errors fails."""
+    good = {"sizes": {"1000": size(P50, 1500.0, COMMANDS)}}
+    target = "every request answered 200 (a 503: the time budget ran out)"
+    assert verdicts(good)[target] == (True, "no errors")
+    bad = {"sizes": {"1000": size(P50, 1500.0, COMMANDS)}}
+    bad["sizes"]["1000"]["rows"][0]["errors"] = 3
+    assert verdicts(bad)[target] == (False, "3 at 1k web_response home (warm)")
