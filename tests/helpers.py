@@ -126,6 +126,18 @@ def on_the_index(monkeypatch) -> None:
     monkeypatch.setattr(archives, "site_scope", lambda *args, **kwargs: None)
 
 
+def recording_listing_reads(monkeypatch) -> list[list[str]]:
+    """The `_id`s of each read of listing documents (Generation.listing_chunks: one command
+    each), in order, for the rest of the test."""
+    from app.store import Generation
+
+    asked: list[list[str]] = []
+    read = Generation.listing_chunks
+    monkeypatch.setattr(Generation, "listing_chunks",
+                        lambda self, ids: asked.append(list(ids)) or read(self, ids))  # fmt: skip
+    return asked
+
+
 def freeze_request_clock(monkeypatch, moment: datetime) -> None:
     """Requests are made at `moment` (the `now` of app/api/hygiene.py's request context)."""
 

@@ -32,6 +32,7 @@ from tests.helpers import (
     node,
     on_the_index,
     plain_query,
+    recording_listing_reads,
     sample,
 )
 
@@ -528,10 +529,7 @@ def test_the_default_order_reads_the_date_chunks_only_for_sources_to_come(
     lookup FerretDB 1.24 pushes down); the first date chunks, which count the sources scheduled
     ahead, are read with it only when the calendar shows one (news: an article dated 2099)."""
     app, _, generation = small_chunks
-    asked = []
-    read = type(generation).listing_chunks
-    monkeypatch.setattr(type(generation), "listing_chunks",
-                        lambda self, ids: asked.append(list(ids)) or read(self, ids))  # fmt: skip
+    asked = recording_listing_reads(monkeypatch)
     client = app.test_client()
     body, _ = commands(
         client,
@@ -833,10 +831,7 @@ def test_a_range_of_positions_reads_the_chunks_of_its_bounds_not_those_between(
     client = app.test_client()
     with app.app_context():
         generation = get_store().generation(get_store().live()["version"])
-    asked: list[list[str]] = []
-    read = type(generation).listing_chunks
-    monkeypatch.setattr(type(generation), "listing_chunks",
-                        lambda self, ids: asked.append(list(ids)) or read(self, ids))  # fmt: skip
+    asked = recording_listing_reads(monkeypatch)
     tally = generation.listing_chunks([tally_id("Article", "en", None)])
     chunks = tally[tally_id("Article", "en", None)]["chunks"]
     assert len(chunks) > 8 and all(len(c["groups"]) >= 1 for c in chunks)
@@ -895,10 +890,7 @@ def test_a_range_of_positions_takes_the_nodes_left_out_by_id_from_its_tallies(
            "&order[node.position]=asc&itemsPerPage=5")  # fmt: skip
     left = "".join(f"&not[node.id][]={n['id']}" for n in [*inside, *outside, draft])
     leaving = f"{url}&node.home=false{left}"
-    asked: list[list[str]] = []
-    read = type(generation).listing_chunks
-    monkeypatch.setattr(type(generation), "listing_chunks",
-                        lambda self, ids: asked.append(list(ids)) or read(self, ids))  # fmt: skip
+    asked = recording_listing_reads(monkeypatch)
     whole = client.get(url).json
     reads, asked[:] = list(asked), []
     body = client.get(leaving).json
@@ -1029,10 +1021,7 @@ def test_a_listing_has_a_short_head_and_a_page_reads_the_chunks_that_hold_it_in_
         on_the_index.setattr(listings, "serves", lambda sort: None)
         expected = {n: client.get(f"{url}{n}").json["hydra:member"] for n in pages}
         others = {u: client.get(u).json["hydra:member"] for u in (ascending, wide, narrow)}
-    asked: list[list[str]] = []
-    read = Generation.listing_chunks
-    monkeypatch.setattr(Generation, "listing_chunks",
-                        lambda self, ids: asked.append(list(ids)) or read(self, ids))  # fmt: skip
+    asked = recording_listing_reads(monkeypatch)
     chunk = [listing_id(ALL_TYPES, "en", None, n) for n in range(3)]
     for page, beyond in zip(pages, ([], [], chunk[1:2], chunk[1:3]), strict=True):
         asked.clear()
@@ -1468,12 +1457,10 @@ def test_a_span_reads_the_chunks_of_its_edges_not_those_between(make_app, monkey
     assert walked == unbounded == 4 and body["hydra:totalItems"] == whole, (walked, unbounded)
     # a deep page of it (25 entries: 3 chunks of 10): those chunks of the position listing in
     # one read, not the date listing's beyond its chunk 0
-    read: list[str] = []
-    original = Generation.listing_chunks
-    monkeypatch.setattr(Generation, "listing_chunks",
-                        lambda self, ids: read.extend(ids) or original(self, ids))  # fmt: skip
+    asked = recording_listing_reads(monkeypatch)
     body, deep = commands(client, store, since + "&itemsPerPage=5&page=5")
     assert deep == 5 and len(body["hydra:member"]) == 5, deep  # pointer, calendar, 2 reads, sources
+    read = [chunk_id for ids in asked for chunk_id in ids]
     assert set(read) == {
         listing_id("Article", "en", None, 0),  # the date listing's chunk 0, with the first read
         *(listing_id("Article", "en", None, n, "position") for n in (0, 1, 2)),

@@ -17,7 +17,7 @@ from app.fixture import listings as materialised
 from app.listing import sources
 from app.query_plan import grid_id, listing_id, tally_id
 from seed.generate import generate
-from tests.helpers import freeze_request_clock, on_the_index
+from tests.helpers import freeze_request_clock, on_the_index, recording_listing_reads
 from tests.test_date_listings import EDITOR, PASSWORD, RANDOM_TRIES, commands, walked
 
 # the articles' dates are spread over 2023 and 2024 (`small_grid`); requests are answered at a
@@ -153,10 +153,7 @@ def test_a_range_within_a_span_reads_two_grid_rows_and_the_chunks_of_its_edges(
     client = app.test_client()
     with app.app_context():
         generation = get_store().generation(get_store().live()["version"])
-    asked: list[list[str]] = []
-    read = type(generation).listing_chunks
-    monkeypatch.setattr(type(generation), "listing_chunks",
-                        lambda self, ids: asked.append(list(ids)) or read(self, ids))  # fmt: skip
+    asked = recording_listing_reads(monkeypatch)
     freeze_request_clock(monkeypatch, NOW)
     tally = generation.listing_chunks([tally_id("Article", "en", None)])
     chunks = tally[tally_id("Article", "en", None)]["chunks"]
