@@ -14,8 +14,10 @@ first's values by the second (`walk.runs_sorted`). By date, a span of publicatio
 listings as far as the page's chunks, else read whole from the date listing and sorted
 (`_ordered`). A range of positions is the same in the position listing; any of several positions
 is one such range per position, walked one after the other by position, else walked once keeping
-the entries of any of them (`_ordered`). A cursor page (`cursor_page`) reads the chunk where its
-cursor falls, and no total.
+the entries of any of them (`_ordered`). A range within a span of dates (Scope.dates) keeps the
+entries of both, counted by `totals.rectangle_total`; by position, a span the walk's reach does not
+hold is read from the date listing (`_within_dates`). A cursor page (`cursor_page`) reads the
+chunk where its cursor falls, and no total.
 """
 
 from __future__ import annotations
