@@ -101,6 +101,12 @@ def group_document(key: CalendarGroup, count: int) -> dict[str, Any]:
             "no_index": no_index, "count": count}  # fmt: skip
 
 
+def group_key(document: dict[str, Any]) -> CalendarGroup:
+    """The key of a calendar group as stored (`group_document`)."""
+    return (tuple(document["realm_ids"]), document["visible"], document["block"],
+            document["no_index"])  # fmt: skip
+
+
 def calendar_groups(sources: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Count and earliest and latest date (`first`, `last`: none when none is dated) of
     `sources` per realm set, node visibility (the `node.visible` filter), `block` (blocks in a

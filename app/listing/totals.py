@@ -16,6 +16,7 @@ from typing import Any
 from app.listing import walk
 from app.listing.scopes import INF, Scope
 from app.listing.walk import DATE, POSITION, Bound, Chunk, Entry, Key, Order, Reads
+from app.membership import group_key
 from app.publication import Visibility
 
 
@@ -91,7 +92,7 @@ def rectangle_total(reads: Reads, scope: Scope) -> int:
             parts.append(_Rectangle(sign, key, positions, inner, edges, inner_dates,
                                     date_edges if inner else [], head, tally))  # fmt: skip
     reads.read_missing([chunk_id for part in parts for chunk_id in part.to_read()])
-    return sum(part.sign * part.count(reads, scope, dates) for part in parts)
+    return sum(part.sign * part.count(reads, scope) for part in parts)
 
 
 @dataclass(frozen=True)
@@ -120,32 +121,31 @@ class _Rectangle:
             found += [walk.grid_row_id(self.key, n) for n in rows if n >= 0]
         return found
 
-    def count(self, reads: Reads, scope: Scope, dates: tuple[Bound | None, Bound | None]) -> int:
+    def count(self, reads: Reads, scope: Scope) -> int:
+        """Its sources the request may see (walk.shown)."""
         visibility = reads.visibility
 
         def kept(entries: Iterator[Entry], positions: tuple[Bound | None, Bound | None]) -> int:
             return sum(
                 1
                 for e in entries
-                if walk.between(POSITION.key(e), *positions)
-                and walk.between(DATE.key(e), *dates)
-                and (visibility.preview or e[0] <= visibility.now)
-                and scope.keeps(e[1], e[2], e[4], e[5], e[6])
+                if walk.between(POSITION.key(e), *positions) and walk.shown(scope, visibility, e)
             )
 
         counted = kept(self._entries(reads, self.edges, POSITION), self.positions)
         if not self.inner:
             return counted
         # the positions of the inner chunks, as exclusive marks: just outside the first and last
-        first, last = self.tally["chunks"][self.inner[0]], self.tally["chunks"][self.inner[-1]]
-        between = (_mark(first["from"], -0.5), _mark(last["to"], 0.5))
+        first, _ = _tally_bounds(self.tally["chunks"][self.inner[0]])
+        _, last = _tally_bounds(self.tally["chunks"][self.inner[-1]])
+        between = (walk.just_past(first, descending=True), walk.just_past(last, descending=False))
         counted += kept(self._entries(reads, self.date_edges, DATE), between)
         if not self.inner_dates:
             return counted
         below = self._row(reads, self.inner[0] - 1)
-        for group_key, group in self._row(reads, self.inner[-1]).items():
+        for key, group in self._row(reads, self.inner[-1]).items():
             if scope.allows(group):
-                before = below.get(group_key, {"counts": [0] * len(group["counts"])})["counts"]
+                before = below.get(key, {"counts": [0] * len(group["counts"])})["counts"]
                 counted += sum(group["counts"][n] - before[n] for n in self.inner_dates)
         starts = walk.chunk_starts(self.head, DATE)
         # the date keys of the inner date chunks: from the next chunk's first to their first
@@ -167,15 +167,15 @@ class _Rectangle:
     def _row(self, reads: Reads, number: int) -> dict[tuple[Any, ...], dict[str, Any]]:
         """A grid row's groups by their key (none before the first chunk)."""
         row = reads.get(walk.grid_row_id(self.key, number)) if number >= 0 else None
-        return {
-            (tuple(g["realm_ids"]), g["visible"], g["block"], g["no_index"]): g
-            for g in (row["groups"] if row else ())
-        }
+        return {group_key(g): g for g in (row["groups"] if row else ())}
 
 
-def _mark(entry: dict[str, Any], shift: float) -> Bound:
-    """An exclusive mark just outside a tally's entry (position, `_id`)."""
-    return (entry["position"], entry["id"] + shift)
+def _tally_bounds(chunk: dict[str, Any]) -> tuple[Bound, Bound]:
+    """The keys (position, `_id`) of the first and last entries of a tally's chunk."""
+    return (
+        (chunk["from"]["position"], chunk["from"]["id"]),
+        (chunk["to"]["position"], chunk["to"]["id"]),
+    )
 
 
 def _date_chunks(
@@ -210,8 +210,7 @@ def _position_chunks(
     inner: list[int] = []
     across: list[int] = []
     for number, chunk in enumerate(tally["chunks"]):
-        first = (chunk["from"]["position"], chunk["from"]["id"])
-        last = (chunk["to"]["position"], chunk["to"]["id"])
+        first, last = _tally_bounds(chunk)
         if (lower is not None and last <= lower) or (upper is not None and first >= upper):
             continue
         if (lower is None or first > lower) and (upper is None or last < upper):
@@ -244,8 +243,7 @@ def position_total(reads: Reads, scope: Scope) -> int:
                 allowed = [g for g in chunk["groups"] if scope.allows(g)]
                 if not allowed:
                     continue
-                first = (chunk["from"]["position"], chunk["from"]["id"])
-                last = (chunk["to"]["position"], chunk["to"]["id"])
+                first, last = _tally_bounds(chunk)
                 ahead = not visibility.preview and any(
                     g["last"] > visibility.now for g in allowed if "last" in g
                 )
@@ -267,9 +265,7 @@ def position_total(reads: Reads, scope: Scope) -> int:
         counted += sign * sum(
             1
             for e in entries
-            if walk.between(POSITION.key(e), lower, upper)
-            and (visibility.preview or e[0] <= visibility.now)
-            and scope.keeps(e[1], e[2], e[4], e[5], e[6])
+            if walk.between(POSITION.key(e), lower, upper) and walk.shown(scope, visibility, e)
         )
     return counted
 

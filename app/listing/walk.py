@@ -197,14 +197,18 @@ def kept_entries(
     hold the page however many of them it passes), within its span of dates when it has one
     besides a range of positions (Scope.dates)."""
     listed = _listed(reads, scope, order, descending, start, stop, needed + len(scope.left))
-    preview, now = reads.visibility.preview, reads.visibility.now
+    return (e for e in listed if shown(scope, reads.visibility, e))
+
+
+def shown(scope: Scope, visibility: Visibility, entry: Entry) -> bool:
+    """Whether a request lists a listing entry: published (any, in preview), in realms it may
+    see (and of the visibility and noIndex it asks for), not left out by id, within its span of
+    dates when it has one besides a range of positions (Scope.dates)."""
     dates = (None, None) if scope.dates is None else date_bounds(scope.dates)
     return (
-        e
-        for e in listed
-        if (preview or e[0] <= now)
-        and scope.keeps(e[1], e[2], e[4], e[5], e[6])
-        and between(DATE.key(e), *dates)
+        (visibility.preview or entry[0] <= visibility.now)
+        and scope.keeps(entry[1], entry[2], entry[4], entry[5], entry[6])
+        and between(DATE.key(entry), *dates)
     )
 
 
