@@ -353,8 +353,9 @@ of positions within a span of dates (`node.position[gt]=8&publishedAt[after]=202
 before the range's first whole chunk and the row of its last give, by difference, its sources in
 each date chunk wholly inside the span; the chunks across the range's bounds and the span's are
 counted from their entries. So such a total costs the same few reads whatever the size of the
-site, and its page the same few commands (docs/performance.md, bounded listed pages, ranges of
-positions, grids). One
+site, and its page the same few commands. A page by date of a range of positions (within a span or
+not) reads the same two rows to know which date chunks hold its entries, and reads those
+(docs/performance.md, bounded listed pages, ranges of positions, grids). One
 more document, `{{_id: "{LISTED_PARENTS_ID}", ids: [...]}}`, lists the listed parents (none in the
 demo site: its largest parent has 13 children); the site model reads it once per generation, and a
 `node.parent` request for one of them (or for its `node.parent.nodeName`) is plain. Another, `{{_id:

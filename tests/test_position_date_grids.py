@@ -236,3 +236,52 @@ def test_a_narrow_span_by_position_reads_its_entries_not_the_range_chunk_by_chun
             counted[span, direction] = count, body["hydra:totalItems"]
     assert 0 < counted[narrow, "asc"][1] < 5
     assert all(count <= 6 for count, _ in counted.values()), counted
+
+
+def test_a_sparse_range_by_date_reads_the_date_chunks_holding_its_page(make_app, monkeypatch):
+    """On the generated site of 1,000 sources (473 English articles, one position each) with
+    listings of 10 entries per chunk, the 100 articles of positions 101 to 200, by date: about
+    one date chunk's entries in five are in the range, too few for the first chunks of the
+    date listing to hold a page, and the range lies in 10 position chunks, which reading it
+    whole (`_span_read`) would read. The page is walked instead in the date chunks its grid
+    counts (`_counted_walk`): every date chunk read holds an entry of the range, and no position
+    chunk but the two across its bounds (which its total reads) is read. Pages by number and a
+    cursor walk answer as the index does."""
+    monkeypatch.setattr(materialised, "LISTING_HEAD", 10)
+    monkeypatch.setattr(materialised, "LISTING_CHUNK", 10)
+    site = generate(sources=1000, blocks=30, depth=3, menu=60, seed=1)
+    app = make_app(site, RESPONSE_CACHE=False, MONGODB_TIMEOUT_MS=30000)
+    client = app.test_client()
+    client.get("/api/articles")  # the site model
+    ids = {n["sources"]["en"]["id"] for n in site["nodes"]
+           if n["type"] == "Article" and 100 < n["position"] <= 200}  # fmt: skip
+    url = ("/api/articles?_locale=en&node.position[gt]=100&node.position[lte]=200"
+           "&order[publishedAt]=desc&itemsPerPage=4")  # fmt: skip
+    asked = recording_listing_reads(monkeypatch)
+    for page in (1, 2, 3):
+        asked.clear()
+        body = client.get(f"{url}&page={page}").json
+        assert len(body["hydra:member"]) == 4 and body["hydra:totalItems"] == len(ids) == 100
+        read = [chunk_id for found in asked for chunk_id in found]
+        dated = [c for c in read if c.startswith("Article|en|-|") and c.split("|")[-1] != "0"
+                 and "|position|" not in c]  # fmt: skip
+        held = generation_chunks(app, dated)
+        assert dated and all(ids & set(chunk["ids"]) for chunk in held.values()), dated
+        assert len(dated) <= 2 + page, dated
+        positioned = [c for c in read if "|position|" in c and c.split("|")[-1] not in "0tally"]
+        assert len(positioned) <= 2, positioned
+        with pytest.MonkeyPatch.context() as patch:
+            on_the_index(patch)
+            assert client.get(f"{url}&page={page}").json == body
+    served = walked(client, f"{url}&cursor=", {})
+    with pytest.MonkeyPatch.context() as patch:
+        on_the_index(patch)
+        assert walked(client, f"{url}&cursor=", {}) == served
+    assert sum(len(b["hydra:member"]) for b in served) == len(ids)
+
+
+def generation_chunks(app, chunk_ids):
+    """The listing documents of the live generation, by `_id`."""
+    with app.app_context():
+        generation = get_store().generation(get_store().live()["version"])
+    return generation.listing_chunks(chunk_ids)

@@ -12,12 +12,13 @@ see kept by app/listing/walk.py (`walk.kept_entries`); two order keys sort the r
 first's values by the second (`walk.runs_sorted`). By date, a span of publication dates
 (scopes.Span) starts at the chunk of its bound; in another order, it is walked in that order's
 listings as far as the page's chunks, else read whole from the date listing and sorted
-(`_ordered`). A range of positions is the same in the position listing; any of several positions
-is one such range per position, walked one after the other by position, else walked once keeping
-the entries of any of them (`_ordered`). A range within a span of dates (Scope.dates) keeps the
-entries of both, counted by `totals.rectangle_total`; by position, a span the walk's reach does not
-hold is read from the date listing (`_within_dates`). A cursor page (`cursor_page`) reads the
-chunk where its cursor falls, and no total.
+(`_ordered`). A range of positions is the same in the position listing, but by date, where its
+page walks the date chunks that its grids count entries of it in (`_counted_walk`); any of several
+positions is one such range per position, walked one after the other by position, else walked
+once keeping the entries of any of them (`_ordered`). A range within a span of dates
+(Scope.dates) keeps the entries of both, counted by `totals.rectangle_total`; by position, a span
+the walk's reach does not hold is read from the date listing (`_within_dates`). A cursor page
+(`cursor_page`) reads the chunk where its cursor falls, and no total.
 """
 
 from __future__ import annotations
@@ -78,6 +79,9 @@ def page(
     reads = Reads(generation, visibility)
     if walk.span_order(scope) is POSITION:
         reads.read_missing([*heads, *totals.tally_ids(scope, visibility)])
+        if _walks_counted(scope, order):  # what its page counts from, with the total's edges
+            keys = walk.walked_keys(scope, visibility)
+            reads.read_missing(totals.range_reads(reads, scope, keys))
         if scope.dates is not None:  # within a span of dates
             total = totals.rectangle_total(reads, scope)
         else:
@@ -171,13 +175,16 @@ def cursor_page(
 
 def _first_read(scope: Scope, visibility: Visibility, order: Order) -> list[str]:
     """The chunks 0 a page reads first, in one read: its order's listings', and, for a span in
-    another order, its order's listings' too, where the span lies (`_ordered`)."""
+    another order, its order's listings' too, where the span lies (`_ordered`); by date, a range
+    of positions' tallies (`_counted_walk`)."""
     heads = walk.head_ids(scope, visibility, order)
     spanned = walk.span_order(scope)
     if spanned is not None and spanned.name != order.name:
         heads += walk.head_ids(scope, visibility, spanned)
     if scope.dates is not None and order.name != DATE.name:  # where the span of dates lies
         heads += walk.head_ids(scope, visibility, DATE)
+    if _walks_counted(scope, order):  # what counts the range's entries by date chunk
+        heads += totals.tally_ids(scope, visibility)
     return heads
 
 
@@ -209,10 +216,70 @@ def _ordered(
         start, stop = walk.window(scope, reads.visibility, order, descending, after)
         kept = walk.kept_entries(reads, scope, order, descending, start, stop, needed)
         return kept if order.then is None else walk.runs_sorted(kept, order)
+    if _walks_counted(scope, order):
+        return _counted_walk(reads, scope, order, descending, needed, after)
     walked = _span_walked(reads, scope, order, descending, needed, after)
     if walked is not None:
         return iter(walked)
     return _sorted_after(_span_read(reads, scope, spanned), order, descending, after)
+
+
+def _counted_walk(
+    reads: Reads,
+    scope: Scope,
+    order: Order,
+    descending: bool,
+    needed: int,
+    after: tuple[Any, int] | None,
+) -> Iterator[Entry]:
+    """By date, a range of positions (or any of several; within a span of dates too): the date
+    listings walked only in the chunks that hold its entries, as far as the chunks whose counts
+    (`totals.range_counts`: from the grids) reach `needed` and the sources left out by id, read
+    in one read; a chunk across the window's bounds, whose count is not known, is walked too. Or,
+    when the range's own chunks in the position listings are as few to read, its entries read
+    from them and sorted (`_span_read`). So a page of a sparse range reads the chunks holding the
+    page or the range, whichever are fewer (`_walks_counted` says when)."""
+    visibility = reads.visibility
+    start, stop = walk.window(scope, visibility, order, descending, after)
+    numbers = walk.chunk_numbers(reads, scope, order, descending, start, stop)
+    dates = walk.window(scope, visibility, order, descending=False, after=after)
+    counts = totals.range_counts(reads, scope, numbers, dates)
+    wanted = needed + len(scope.left)
+    held = {key: _holding(found, counts.get(key, {}), wanted) for key, found in numbers.items()}
+    to_walk = walk.first_chunks(held, order, reach=None)
+    to_read = _span_chunks(reads, scope, POSITION, None)
+    if reads.missing(to_read) <= reads.missing(to_walk):
+        return _sorted_after(_span_read(reads, scope, POSITION), order, descending, after)
+    reads.read_missing(to_walk)
+    bounds = [walk.window(p, visibility, POSITION, descending=False) for p in walk.per_range(scope)]
+    kept = walk.kept_entries(reads, scope, order, descending, start, stop, needed, numbers=held)
+    return (e for e in kept if any(walk.between(POSITION.key(e), *b) for b in bounds))
+
+
+def _walks_counted(scope: Scope, order: Order) -> bool:
+    """Whether a page walks a range of positions by the counts of its date chunks
+    (`_counted_walk`): by date, with no second order key (whose runs may go past the chunks
+    counted) and no tags left out (their listings' entries are taken away, and their chunks
+    are not counted)."""
+    return (
+        walk.span_order(scope) is POSITION
+        and order.name == DATE.name
+        and order.then is None
+        and not any(role.taken for role in scope.groups)
+    )
+
+
+def _holding(numbers: list[int], counts: dict[int, int], wanted: int) -> list[int]:
+    """The chunks of a listing (`numbers`, in reading order) that hold some of the entries
+    counted (`counts`; one not counted may), up to the one where their counts reach `wanted`."""
+    held, reached = [], 0
+    for number in numbers:
+        if counts.get(number) != 0:
+            held.append(number)
+            reached += counts.get(number, 0)
+        if reached >= wanted:
+            break
+    return held
 
 
 def _sorted_after(

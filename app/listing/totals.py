@@ -7,6 +7,7 @@ The reads follow the span's edges, not the site.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -165,9 +166,87 @@ class _Rectangle:
         )
 
     def _row(self, reads: Reads, number: int) -> dict[tuple[Any, ...], dict[str, Any]]:
-        """A grid row's groups by their key (none before the first chunk)."""
-        row = reads.get(walk.grid_row_id(self.key, number)) if number >= 0 else None
-        return {group_key(g): g for g in (row["groups"] if row else ())}
+        return _row(reads, self.key, number)
+
+
+def _row(reads: Reads, key: Key, number: int) -> dict[tuple[Any, ...], dict[str, Any]]:
+    """A grid row's groups by their key (none before the first chunk), read already."""
+    row = reads.get(walk.grid_row_id(key, number)) if number >= 0 else None
+    return {group_key(g): g for g in (row["groups"] if row else ())}
+
+
+# one listing's range of positions: its bounds (exclusive marks), its position chunks wholly
+# inside it and those across them (`_position_chunks`)
+_Part = tuple[Key, tuple[Bound | None, Bound | None], list[int], list[int]]
+
+
+def _range_parts(reads: Reads, scope: Scope, keys: list[Key]) -> list[_Part]:
+    """Each range of a scope (walk.per_range) in each listing of `keys`, from its tally (read
+    already)."""
+    found: list[_Part] = []
+    for key in keys:
+        tally = reads.get(walk.tally_doc_id(key))
+        for part in walk.per_range(scope) if tally else ():
+            positions = walk.window(part, reads.visibility, POSITION, descending=False)
+            found.append((key, positions, *_position_chunks(tally, scope, *positions)))
+    return found
+
+
+def range_reads(reads: Reads, scope: Scope, keys: list[Key]) -> list[str]:
+    """What `range_counts` reads of the listings `keys` once their tallies are read: two grid
+    rows per range (before its first whole position chunk and of its last) and the position
+    chunks across its bounds (those a total of the range reads too: `position_total`)."""
+    found = []
+    for key, _, inner, edges in _range_parts(reads, scope, keys):
+        found += [walk.listing_chunk_id(key, n, POSITION.name) for n in edges]
+        rows = (inner[0] - 1, inner[-1]) if inner else ()
+        found += [walk.grid_row_id(key, n) for n in rows if n >= 0]
+    return found
+
+
+def range_counts(
+    reads: Reads,
+    scope: Scope,
+    numbers: dict[Key, list[int]],
+    dates: tuple[Bound | None, Bound | None],
+) -> dict[Key, dict[int, int]]:
+    """How many entries of a range of positions (or any of several; within a span of dates too)
+    each chunk of a walked date listing (`numbers`: its chunks in the window) holds in the groups
+    the request may see, for the chunks wholly inside the window's dates (`dates`, ascending
+    exclusive marks: walk.window); the others (across its bounds) are not known. From the
+    listing's tally (read if not yet), then, in one read, what `range_reads` names: the
+    difference of the two rows gives the sources of the position chunks between in each date
+    chunk, the chunks across the range's bounds are counted from their entries. The sources left
+    out by id are counted too (a walk reads past as many). So a page by date of a sparse range
+    reads the date chunks holding it, not the range (app/listing/listings.py)."""
+    visibility = reads.visibility
+    keys = list(numbers)
+    reads.read_missing([walk.tally_doc_id(key) for key in keys])
+    reads.read_missing(range_reads(reads, scope, keys))
+    found: dict[Key, dict[int, int]] = {}
+    for key, positions, inner, edges in _range_parts(reads, scope, keys):
+        head = reads.get(walk.listing_chunk_id(key, 0, DATE.name))
+        if head is None:
+            continue
+        inner_dates, _ = _date_chunks(head, dates)
+        counts = found.setdefault(key, dict.fromkeys(inner_dates, 0))
+        starts = walk.chunk_starts(head, DATE)[::-1]  # oldest chunk's first entry first
+        for number in edges:
+            for e in walk.listing_entries(reads, key, [number], POSITION.name, forward=True):
+                if walk.between(POSITION.key(e), *positions) and walk.shown(scope, visibility, e):
+                    # chunk n holds the keys after the next chunk's first entry up to its own
+                    date_chunk = len(starts) - 1 - bisect.bisect_left(starts, DATE.key(e))
+                    if date_chunk in counts:
+                        counts[date_chunk] += 1
+        if not inner:
+            continue
+        below = _row(reads, key, inner[0] - 1)
+        for group_id, group in _row(reads, key, inner[-1]).items():
+            if scope.allows(group):
+                before = below.get(group_id, {"counts": [0] * len(group["counts"])})["counts"]
+                for number in inner_dates:
+                    counts[number] += group["counts"][number] - before[number]
+    return found
 
 
 def _tally_bounds(chunk: dict[str, Any]) -> tuple[Bound, Bound]:

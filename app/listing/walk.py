@@ -54,6 +54,10 @@ class Reads:
             found = self.generation.listing_chunks(missing)
             self.chunks.update({chunk_id: found.get(chunk_id) for chunk_id in missing})
 
+    def missing(self, chunk_ids: list[str]) -> int:
+        """How many of the chunks are not read yet."""
+        return len({chunk_id for chunk_id in chunk_ids if chunk_id not in self.chunks})
+
     def get(self, chunk_id: str) -> Chunk | None:
         """A chunk read already (None: not read, or no such chunk)."""
         return self.chunks.get(chunk_id)
@@ -191,12 +195,15 @@ def kept_entries(
     start: Bound | None = None,
     stop: Bound | None = None,
     needed: int = 1,
+    numbers: dict[Key, list[int]] | None = None,
 ) -> Iterator[Entry]:
     """The entries a request may list (`_listed`): published (any, in preview), in realms it may
     see, not left out by id (Scope.left: `needed` counts them, so that the chunks read up front
     hold the page however many of them it passes), within its span of dates when it has one
-    besides a range of positions (Scope.dates)."""
-    listed = _listed(reads, scope, order, descending, start, stop, needed + len(scope.left))
+    besides a range of positions (Scope.dates). `numbers`: the chunks of each listing to walk
+    (by default, all those of the window: `chunk_numbers`)."""
+    needed += len(scope.left)
+    listed = _listed(reads, scope, order, descending, start, stop, needed, numbers)
     return (e for e in listed if shown(scope, reads.visibility, e))
 
 
@@ -220,16 +227,18 @@ def _listed(
     start: Bound | None = None,
     stop: Bound | None = None,
     needed: int = 1,
+    numbers: dict[Key, list[int]] | None = None,
 ) -> Iterator[Entry]:
     """The entries of a scope's listings (types, translations) merged in reading order, strictly
     between `start` and `stop` (`window`). Each listing's chunk 0 is read already (its `starts`
     name the chunk where `start` lies); the first chunks to read of each listing, as many as hold
     the `needed` entries a request takes (`chunks_needed`), are read with the others' in one read
-    (reading backwards: the last chunks), any further one when reached."""
+    (reading backwards: the last chunks), any further one when reached. `numbers`: the chunks to
+    walk of each listing, when not all those of the window."""
     preview = reads.visibility.preview
     listed_keys = [scope.listings(role, preview) for role in scope.groups if role.listed]
     taken_keys = [scope.listings(role, preview) for role in scope.groups if role.taken]
-    orders = chunk_numbers(reads, scope, order, descending, start, stop)
+    orders = numbers or chunk_numbers(reads, scope, order, descending, start, stop)
     forward = order.forward(descending)
     reach = chunks_needed(reads, orders, order, needed, backwards=not forward)
     reads.read_missing(first_chunks(orders, order, reach))
@@ -283,10 +292,19 @@ def chunk_numbers(
         key: _numbers(
             reads.get(listing_chunk_id(key, 0, order.name)), order, descending, start, stop
         )
+        for key in walked_keys(scope, reads.visibility)
+    }
+
+
+def walked_keys(scope: Scope, visibility: Visibility) -> list[Key]:
+    """The listings of the scope's groups that a page walks (Role.walked), of the request's
+    class."""
+    return [
+        key
         for role in scope.groups
         if role.walked
-        for key in scope.listings(role, reads.visibility.preview)
-    }
+        for key in scope.listings(role, visibility.preview)
+    ]
 
 
 def first_chunks(numbers: dict[Key, list[int]], order: Order, reach: int | None = 1) -> list[str]:
