@@ -294,7 +294,9 @@ def calendar_id(node_type: str, locale: str, *, preview: bool, group: Group = No
 # chunk, its first and last entries and its calendar groups, which count a range of positions
 # without reading the chunks wholly inside it (`tally_id`), and a grid: per chunk, the sources of
 # the chunks up to it per calendar group and chunk of the date listing, which count a range of
-# positions within a span of dates from two of its rows (`grid_id`).
+# positions within a span of dates from two of its rows (`grid_id`), and its columns: per chunk of
+# the date listing, the sources of the date chunks up to it per calendar group and position chunk,
+# which say which position chunks hold a span of dates' sources from two of them (`column_id`).
 LISTING_HEAD = 100
 LISTING_CHUNK = 500
 # Each listing order, and whether it is stored descending.
@@ -330,6 +332,15 @@ def grid_id(
     its chunks 0 to `number` in each chunk of the date listing: app/fixture/listings.py), next to
     its chunks in `listings`."""
     return f"{_listing_key(node_type, locale, group, preview)}|position|grid|{number}"
+
+
+def column_id(
+    node_type: str, locale: str, group: Group, number: int, *, preview: bool = False
+) -> str:
+    """The `_id` of column `number` of a position listing's grid (per calendar group, the sources
+    of chunks 0 to `number` of the date listing in each chunk of the position listing:
+    app/fixture/listings.py), next to its chunks in `listings`."""
+    return f"{_listing_key(node_type, locale, group, preview)}|date|grid|{number}"
 
 
 def _listing_key(node_type: str, locale: str, group: Group, preview: bool) -> str:

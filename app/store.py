@@ -62,8 +62,9 @@ LIVE_ID = "live"
 # carry `uses` (app/fixture/tag_uses.py: the `nodesTags` filter of /api/tags) and node types the
 # plural Roadiz gives them (app/inflection.py: `Person` is `people`). Layout 13: each position
 # listing has a grid (query_plan.grid_id), so that a range of positions within a span of dates is
-# a plain filter.
-LAYOUT = 13
+# a plain filter. Layout 14: the grids have columns too (query_plan.column_id), so that a page by
+# position of a span of dates reads the position chunks that hold it.
+LAYOUT = 14
 
 # The translations per node that the first batch of a read of nodes' sources holds: such a read is
 # one command (the server's default first batch, 101 documents, would ask for more with getMore).

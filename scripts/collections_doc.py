@@ -354,8 +354,13 @@ before the range's first whole chunk and the row of its last give, by difference
 each date chunk wholly inside the span; the chunks across the range's bounds and the span's are
 counted from their entries. So such a total costs the same few reads whatever the size of the
 site, and its page the same few commands. A page by date of a range of positions (within a span or
-not) reads the same two rows to know which date chunks hold its entries, and reads those
-(docs/performance.md, bounded listed pages, ranges of positions, grids). One
+not) reads the same two rows to know which date chunks hold its entries, and reads those. The grid
+also has a column per chunk of the date listing, `_id` `<type>|<locale>|<group>|date|grid|<n>`:
+per group, the sources of date chunks 0 to n (`count`) and how many of them each chunk of the
+position listing holds (`counts`), read by a page by position of a span of dates (or of a range
+within one): the column before the span's first whole date chunk and the column of its last give,
+by difference, which position chunks hold its sources (docs/performance.md, bounded listed pages,
+ranges of positions, grids). One
 more document, `{{_id: "{LISTED_PARENTS_ID}", ids: [...]}}`, lists the listed parents (none in the
 demo site: its largest parent has 13 children); the site model reads it once per generation, and a
 `node.parent` request for one of them (or for its `node.parent.nodeName`) is plain. Another, `{{_id:
@@ -408,6 +413,7 @@ EXAMPLES: dict[str, list[Any]] = {
         "Article|en|5|position|0",
         "Article|en|5|position|tally",
         "Article|en|5|position|grid|0",
+        "Article|en|5|date|grid|0",
         "Article|en|tags=1+4|0",
         LISTED_PARENTS_ID,
         TAG_COMBINATIONS_ID,

@@ -1003,7 +1003,8 @@ def test_a_listing_has_a_short_head_and_a_page_reads_the_chunks_that_hold_it_in_
     which starts where `starts` says. A page within the head reads chunk 0 alone; a deeper page
     reads, in one more read, the chunks that hold it from where it starts, never one at a time;
     ascending, the last two (the last may be short). A span of dates by position walks the head
-    alone when it holds the page, else a whole chunk's entries more, before reading the span."""
+    alone when it holds the page, else reads its entries when the chunks 0 hold them (a narrow
+    span of recent dates), with no read more."""
     app = generated[1000]
     store = app.extensions["cms.store"]
     listed = store.db[f"listings_v{store.live()['version']}"]
@@ -1031,7 +1032,7 @@ def test_a_listing_has_a_short_head_and_a_page_reads_the_chunks_that_hold_it_in_
         assert asked == [chunk[:1], *([beyond] if beyond else [])], page
         assert count == (5 if beyond else 4), page  # pointer, calendar, chunks, sources
     position = [listing_id(ALL_TYPES, "en", None, n, "position") for n in range(2)]
-    for other, further in ((ascending, [chunk[2], chunk[1]]), (wide, []), (narrow, position[1:])):
+    for other, further in ((ascending, [chunk[2], chunk[1]]), (wide, []), (narrow, [])):
         asked.clear()
         body, _ = commands(client, store, other)
         assert body["hydra:member"] == others[other] and len(others[other]) in (15, 30), other
@@ -1441,13 +1442,16 @@ def test_a_span_reads_the_chunks_of_its_edges_not_those_between(make_app, monkey
     body, count = commands(client, store, f"{MONTH[:-9]}after]={old}-15")
     # pointer, calendar, chunk 0, the old month's chunks (counted from its entries), sources
     assert count <= 6 and whole * 3 // 4 < body["hydra:totalItems"] < whole, count
-    # by position: the same reads, the page's chunk being every chunk of the span (7 or so),
-    # in one read, sorted by position
+    # by position: the same reads, the page's chunks (the position listing's first, whose walk
+    # holds the page, or else those the grid's columns count the page in: read with the
+    # columns) instead of every chunk of the span (7 or so)
     by_position = f"{MONTH[:-9]}after]={old}-15".replace(
         "[publishedAt]=desc", "[node.position]=asc"
     )
+    asked = recording_listing_reads(monkeypatch)
     body, again = commands(client, store, by_position)
     assert again == count and whole * 3 // 4 < body["hydra:totalItems"] < whole, (again, count)
+    assert sum(len(ids) for ids in asked) <= 6, asked
     # a span holding the whole site, by position: the position listing's first chunk holds the
     # page (the span's entries are not read), as without the span
     since = "/api/articles?_locale=en&publishedAt[after]=2000-01-01&order[node.position]=asc"
@@ -1456,22 +1460,31 @@ def test_a_span_reads_the_chunks_of_its_edges_not_those_between(make_app, monkey
                             + "&itemsPerPage=5")  # fmt: skip
     assert walked == unbounded == 4 and body["hydra:totalItems"] == whole, (walked, unbounded)
     # a deep page of it (25 entries: 3 chunks of 10): those chunks of the position listing in
-    # one read, not the date listing's beyond its chunk 0
+    # one read, not the date listing's beyond its chunk 0 but the chunk across the span's bound,
+    # with the grid's column that would count the span per position chunk (`_counted_walk`)
     asked = recording_listing_reads(monkeypatch)
     body, deep = commands(client, store, since + "&itemsPerPage=5&page=5")
     assert deep == 5 and len(body["hydra:member"]) == 5, deep  # pointer, calendar, 2 reads, sources
     read = [chunk_id for ids in asked for chunk_id in ids]
-    assert set(read) == {
+    walked = {
         listing_id("Article", "en", None, 0),  # the date listing's chunk 0, with the first read
         *(listing_id("Article", "en", None, n, "position") for n in (0, 1, 2)),
+    }
+    # and a date chunk (the last: the span's bound is in it) and a column
+    assert walked <= set(read) and len(set(read) - walked) == 2, read
+    assert {c.rsplit("|", 1)[0] for c in set(read) - walked} == {
+        "Article|en|-",
+        "Article|en|-|date|grid",
     }, read
     # an old month of both translations by position: the chunks that would hold the page (2 of
     # 10 entries for 15) do not, so the walk stops at the nearest of their ends and the month's
-    # chunks are read: pointer, calendar, the chunks 0 of both orders (one read), the walk's
-    # chunks 1 (one), the month's chunks (one), sources; never further chunks one by one
+    # entries are kept from its chunks, read with the walk's (they are the chunks across the
+    # span's bounds, which the grid's columns count from): pointer, calendar, the chunks 0 of
+    # both orders (one read), the walk's chunks 1 with the month's and the columns (one),
+    # sources; never further chunks one by one
     both = MONTH.replace("_locale=en&", "").replace("[publishedAt]=desc", "[node.position]=asc")
     body, by_position = commands(client, store, both + old)
-    assert by_position == 6 and 0 < body["hydra:totalItems"] < 20, by_position
+    assert by_position == 5 and 0 < body["hydra:totalItems"] < 20, by_position
 
 
 def test_the_parents_of_many_children_are_listed_and_only_they_are_plain(small_chunks):

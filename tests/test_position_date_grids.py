@@ -15,7 +15,7 @@ import pytest
 from app.db import get_store
 from app.fixture import listings as materialised
 from app.listing import sources
-from app.query_plan import grid_id, listing_id, tally_id
+from app.query_plan import column_id, grid_id, listing_id, tally_id
 from seed.generate import generate
 from tests.helpers import freeze_request_clock, on_the_index, recording_listing_reads
 from tests.test_date_listings import EDITOR, PASSWORD, RANDOM_TRIES, commands, walked
@@ -90,6 +90,38 @@ def test_the_grid_counts_each_position_chunk_s_sources_by_date_chunk(small_grid)
                 ] == [([], True, False, False)]  # fmt: skip
         assert row["groups"][0]["counts"] == seen and row["groups"][0]["count"] == sum(seen)
     assert sum(seen) == len(date_chunk)
+
+
+def test_the_grid_s_columns_count_each_date_chunk_s_sources_by_position_chunk(small_grid):
+    """Column d of a position listing's grid holds, per calendar group, the sources of chunks 0
+    to d of the date listing in each chunk of the position listing (`counts`) and their number
+    (`count`), as the chunks of the two listings hold them."""
+    app, _ = small_grid
+    with app.app_context():
+        generation = get_store().generation(get_store().live()["version"])
+    tally = generation.listing_chunks([tally_id("Article", "en", None)])
+    position_chunks = len(tally[tally_id("Article", "en", None)]["chunks"])
+    by_position = generation.listing_chunks(
+        [listing_id("Article", "en", None, n, "position") for n in range(position_chunks)]
+    )
+    position_chunk = {
+        source_id: number
+        for number in range(position_chunks)
+        for source_id in by_position[listing_id("Article", "en", None, number, "position")]["ids"]
+    }
+    head = generation.listing_chunks([listing_id("Article", "en", None, 0, "date")])
+    dated_chunks = head[listing_id("Article", "en", None, 0, "date")]["chunks"]
+    seen = [0] * position_chunks
+    for number in range(dated_chunks):
+        column = column_id("Article", "en", None, number)
+        chunk_id = listing_id("Article", "en", None, number, "date")
+        found = generation.listing_chunks([column, chunk_id])
+        for source_id in found[chunk_id]["ids"]:
+            seen[position_chunk[source_id]] += 1
+        groups = found[column]["groups"]
+        assert set(found[column]) == {"_id", "groups"} and len(groups) == 1
+        assert groups[0]["counts"] == seen and groups[0]["count"] == sum(seen)
+    assert sum(seen) == len(position_chunk) and dated_chunks > 5 and position_chunks > 5
 
 
 def test_a_range_within_a_span_answers_as_the_index_in_every_order(small_grid, tier):
@@ -285,3 +317,49 @@ def generation_chunks(app, chunk_ids):
     with app.app_context():
         generation = get_store().generation(get_store().live()["version"])
     return generation.listing_chunks(chunk_ids)
+
+
+def test_a_narrow_span_by_position_reads_the_position_chunks_holding_its_page(
+    make_app, monkeypatch
+):
+    """On the generated site of 1,000 sources (473 English articles over five years) with
+    listings of 10 entries per chunk, the articles of one year by position: about one entry in
+    five of each position chunk, too few for the first chunks to hold a page, and the span lies
+    in about ten date chunks, which reading it whole (`_span_read`) would read. The page is
+    walked instead in the position chunks the grid's columns count (`_counted_walk`): every
+    position chunk read past those holds an entry of the span, and no date chunk but the two
+    across the span's bounds. Pages by number and a cursor walk answer as the index does."""
+    monkeypatch.setattr(materialised, "LISTING_HEAD", 10)
+    monkeypatch.setattr(materialised, "LISTING_CHUNK", 10)
+    site = generate(sources=1000, blocks=30, depth=3, menu=60, seed=1)
+    app = make_app(site, RESPONSE_CACHE=False, MONGODB_TIMEOUT_MS=30000)
+    client = app.test_client()
+    client.get("/api/articles")  # the site model
+    ids = {n["sources"]["en"]["id"] for n in site["nodes"] if n["type"] == "Article"
+           and n["sources"]["en"]["published_at"].startswith("2022")}  # fmt: skip
+    url = (
+        "/api/articles?_locale=en&publishedAt[after]=2022-01-01"
+        "&publishedAt[strictly_before]=2023-01-01&order[node.position]=asc&itemsPerPage=4"
+    )
+    asked = recording_listing_reads(monkeypatch)
+    for page in (1, 2, 3):
+        asked.clear()
+        body = client.get(f"{url}&page={page}").json
+        assert len(body["hydra:member"]) == 4 and body["hydra:totalItems"] == len(ids) > 60
+        read = [chunk_id for found in asked for chunk_id in found]
+        positioned = [c for c in read if "|position|" in c and c.split("|")[-1] != "0"]
+        held = generation_chunks(app, positioned)
+        assert len(positioned) <= 3 + 2 * page, positioned
+        # the walk's first chunks (read with the columns), then those holding the span's
+        assert sum(not ids & set(chunk["ids"]) for chunk in held.values()) <= 1, positioned
+        dated = [c for c in read if c.startswith("Article|en|-|") and c.split("|")[-1] != "0"
+                 and "|position|" not in c and "|grid|" not in c]  # fmt: skip
+        assert len(dated) <= 3, dated
+        with pytest.MonkeyPatch.context() as patch:
+            on_the_index(patch)
+            assert client.get(f"{url}&page={page}").json == body
+    served = walked(client, f"{url}&cursor=", {})
+    with pytest.MonkeyPatch.context() as patch:
+        on_the_index(patch)
+        assert walked(client, f"{url}&cursor=", {}) == served
+    assert sum(len(b["hydra:member"]) for b in served) == len(ids)

@@ -79,9 +79,7 @@ def page(
     reads = Reads(generation, visibility)
     if walk.span_order(scope) is POSITION:
         reads.read_missing([*heads, *totals.tally_ids(scope, visibility)])
-        if _walks_counted(scope, order):  # what its page counts from, with the total's edges
-            keys = walk.walked_keys(scope, visibility)
-            reads.read_missing(totals.range_reads(reads, scope, keys))
+        reads.read_missing(_counting_reads(reads, scope, order))
         if scope.dates is not None:  # within a span of dates
             total = totals.rectangle_total(reads, scope)
         else:
@@ -183,7 +181,7 @@ def _first_read(scope: Scope, visibility: Visibility, order: Order) -> list[str]
         heads += walk.head_ids(scope, visibility, spanned)
     if scope.dates is not None and order.name != DATE.name:  # where the span of dates lies
         heads += walk.head_ids(scope, visibility, DATE)
-    if _walks_counted(scope, order):  # what counts the range's entries by date chunk
+    if _walks_counted(scope, order) and order.name == DATE.name:  # what counts a range by date
         heads += totals.tally_ids(scope, visibility)
     return heads
 
@@ -210,14 +208,14 @@ def _ordered(
     spanned = walk.span_order(scope)
     if scope.spans and order.name == POSITION.name:
         return _one_after_another(reads, scope, order, descending, needed, after)
+    if _walks_counted(scope, order):
+        return _counted_walk(reads, scope, order, descending, needed, after)
     if scope.dates is not None and order.name == POSITION.name:
         return _within_dates(reads, scope, order, descending, needed, after)
     if spanned is None or order.name == spanned.name:
         start, stop = walk.window(scope, reads.visibility, order, descending, after)
         kept = walk.kept_entries(reads, scope, order, descending, start, stop, needed)
         return kept if order.then is None else walk.runs_sorted(kept, order)
-    if _walks_counted(scope, order):
-        return _counted_walk(reads, scope, order, descending, needed, after)
     walked = _span_walked(reads, scope, order, descending, needed, after)
     if walked is not None:
         return iter(walked)
@@ -232,41 +230,96 @@ def _counted_walk(
     needed: int,
     after: tuple[Any, int] | None,
 ) -> Iterator[Entry]:
-    """By date, a range of positions (or any of several; within a span of dates too): the date
-    listings walked only in the chunks that hold its entries, as far as the chunks whose counts
-    (`totals.range_counts`: from the grids) reach `needed` and the sources left out by id, read
-    in one read; a chunk across the window's bounds, whose count is not known, is walked too. Or,
-    when the range's own chunks in the position listings are as few to read, its entries read
-    from them and sorted (`_span_read`). So a page of a sparse range reads the chunks holding the
-    page or the range, whichever are fewer (`_walks_counted` says when)."""
+    """A span in another order, by the counts of its entries in each chunk of the order walked
+    (`_walks_counted` says when): by date, a range of positions' (or any of several; within a
+    span of dates too), from the grids' rows (`totals.range_counts`); by position, a span of
+    dates' (or a range of positions' within one), from their columns (`totals.span_counts`). The
+    listings of the order are walked only in the chunks that hold some, as far as the chunks
+    whose counts reach `needed` and the sources left out by id, read in one read; a chunk across
+    the window's bounds, whose count is not known, is walked too. Or, when the span's own chunks
+    are as few to read, its entries are read from them and sorted (`_span_sorted`). So a page of a
+    sparse span reads the chunks holding the page or the span, whichever are fewer. The chunks a
+    page would walk first (`_span_walked`) are read with what counts it, in one read (none when
+    they are read already: chunks 0): when they hold the page, that is all."""
     visibility = reads.visibility
     start, stop = walk.window(scope, visibility, order, descending, after)
     numbers = walk.chunk_numbers(reads, scope, order, descending, start, stop)
-    dates = walk.window(scope, visibility, order, descending=False, after=after)
-    counts = totals.range_counts(reads, scope, numbers, dates)
+    backwards = not order.forward(descending)
+    reach = walk.chunks_needed(reads, numbers, order, needed, backwards=backwards)
+    by_date = order.name == DATE.name
+    counted = (totals.range_reads if by_date else totals.span_reads)(reads, scope, list(numbers))
+    first = walk.first_chunks(numbers, order, reach)
+    if reads.missing(first):  # else (a head) the walk first, and what counts only if needed
+        reads.read_missing([*first, *counted])
+    whole = scope if scope.dates is not None and not by_date else None
+    walked = _span_walked(reads, scope, order, descending, needed, after, whole, wider=False)
+    if walked is not None:  # the chunks a page would walk first hold it
+        return iter(walked)
+    window = walk.window(scope, visibility, order, descending=False, after=after)
+    count = totals.range_counts if by_date else totals.span_counts
+    counts = count(reads, scope, numbers, window)
     wanted = needed + len(scope.left)
     held = {key: _holding(found, counts.get(key, {}), wanted) for key, found in numbers.items()}
     to_walk = walk.first_chunks(held, order, reach=None)
-    to_read = _span_chunks(reads, scope, POSITION, None)
-    if reads.missing(to_read) <= reads.missing(to_walk):
-        return _sorted_after(_span_read(reads, scope, POSITION), order, descending, after)
+    own, spanned = _own_span(scope, order)
+    if reads.missing(_span_chunks(reads, own, spanned, None)) <= reads.missing(to_walk):
+        return _span_sorted(reads, scope, order, descending, after)
     reads.read_missing(to_walk)
-    bounds = [walk.window(p, visibility, POSITION, descending=False) for p in walk.per_range(scope)]
     kept = walk.kept_entries(reads, scope, order, descending, start, stop, needed, numbers=held)
-    return (e for e in kept if any(walk.between(POSITION.key(e), *b) for b in bounds))
+    bounds = [walk.window(p, visibility, spanned, descending=False) for p in walk.per_range(own)]
+    return (e for e in kept if any(walk.between(spanned.key(e), *b) for b in bounds))
 
 
 def _walks_counted(scope: Scope, order: Order) -> bool:
-    """Whether a page walks a range of positions by the counts of its date chunks
-    (`_counted_walk`): by date, with no second order key (whose runs may go past the chunks
+    """Whether a page walks a span in another order by the counts of its chunks
+    (`_counted_walk`): by date, a range of positions; by position, a span of dates, or a range
+    within one (Scope.dates); with no second order key (whose runs may go past the chunks
     counted) and no tags left out (their listings' entries are taken away, and their chunks
     are not counted)."""
-    return (
-        walk.span_order(scope) is POSITION
-        and order.name == DATE.name
-        and order.then is None
-        and not any(role.taken for role in scope.groups)
-    )
+    if order.then is not None or any(role.taken for role in scope.groups):
+        return False
+    spanned = walk.span_order(scope)
+    if order.name == DATE.name:
+        return spanned is POSITION
+    return order.name == POSITION.name and (scope.dates is not None or spanned is DATE)
+
+
+def _counting_reads(reads: Reads, scope: Scope, order: Order) -> list[str]:
+    """What a counted walk (`_counted_walk`) of a range of positions counts from, read with the
+    edges its total reads, once the chunks 0 and the tallies are read: the grids' rows and the
+    range's edges (`totals.range_reads`); within a span of dates, their columns and the span's
+    edges too (`totals.span_reads`), which its total reads as well. (A span of dates alone, by
+    position, reads its columns only when the chunks 0 do not hold its page.)"""
+    if not _walks_counted(scope, order):
+        return []
+    keys = walk.walked_keys(scope, reads.visibility)
+    found = totals.range_reads(reads, scope, keys)
+    return found + (totals.span_reads(reads, scope, keys) if scope.dates is not None else [])
+
+
+def _own_span(scope: Scope, order: Order) -> tuple[Scope, Order]:
+    """A scope's span in another order than `order`, as a scope whose span that is, and its
+    order: by date, its range of positions; by position, its span of dates (Scope.dates: as its
+    span)."""
+    if order.name == DATE.name:
+        return scope, POSITION
+    if scope.dates is None:
+        return scope, DATE
+    return replace(scope, span=scope.dates, dates=None, spans=()), DATE
+
+
+def _span_sorted(
+    reads: Reads, scope: Scope, order: Order, descending: bool, after: tuple[Any, int] | None
+) -> Iterator[Entry]:
+    """The entries of a span in another order than `order`, read whole from its own order's
+    listings (`_span_read`, in one read), then sorted in `order` after a cursor's `after`; a
+    range of positions within a span of dates, the span's, kept in the range."""
+    own, spanned = _own_span(scope, order)
+    found = _span_read(reads, own, spanned)
+    if own is not scope and scope.dates is not None:
+        positions = walk.window(scope, reads.visibility, POSITION, descending=False)
+        found = [e for e in found if walk.between(POSITION.key(e), *positions)]
+    return _sorted_after(found, order, descending, after)
 
 
 def _holding(numbers: list[int], counts: dict[int, int], wanted: int) -> list[int]:
@@ -312,11 +365,7 @@ def _within_dates(
     walked = _span_walked(reads, scope, order, descending, needed, after, whole=scope)
     if walked is not None:
         return iter(walked)
-    assert scope.dates is not None
-    positions = walk.window(scope, reads.visibility, POSITION, descending=False)
-    span = _span_read(reads, replace(scope, span=scope.dates, dates=None), DATE)
-    found = [e for e in span if walk.between(POSITION.key(e), *positions)]
-    return _sorted_after(found, order, descending, after)
+    return _span_sorted(reads, scope, order, descending, after)
 
 
 def _span_read(reads: Reads, scope: Scope, spanned: Order) -> list[Entry]:
@@ -370,6 +419,7 @@ def _span_walked(
     needed: int,
     after: tuple[Any, int] | None,
     whole: Scope | None = None,
+    wider: bool = True,
 ) -> list[Entry] | None:
     """The first `needed` entries of a span in `order` (not the span's own), walked in
     that order's listings up to the end of the chunks that would hold `needed` entries from
@@ -379,7 +429,8 @@ def _span_walked(
     `_ordered`). Not with a second order key, whose runs may go past that reach. Any of several
     ranges of positions (Scope.spans) is walked once, keeping the entries of any of them.
     `whole`: the scope whose listing window is walked (by default, the scope without its span;
-    a range within a span of dates: the scope itself, whose entries kept are in the span)."""
+    a range within a span of dates: the scope itself, whose entries kept are in the span).
+    `wider`: whether to walk on past the first reach."""
     if order.then is not None:
         return None
     whole = replace(scope, span=None, spans=()) if whole is None else whole
@@ -410,9 +461,9 @@ def _span_walked(
 
     reach = walk.chunks_needed(reads, numbers, order, needed, backwards=not forward)
     in_span, goes_on = walked(reach)
-    wider = walk.chunks_needed(
+    further = walk.chunks_needed(
         reads, numbers, order, needed, whole_chunk=True, backwards=not forward
     )
-    if len(in_span) < needed and goes_on and wider > reach:
-        in_span, goes_on = walked(wider)
+    if len(in_span) < needed and goes_on and further > reach and wider:
+        in_span, goes_on = walked(further)
     return in_span if len(in_span) >= needed or not goes_on else None

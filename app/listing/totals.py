@@ -171,8 +171,13 @@ class _Rectangle:
 
 def _row(reads: Reads, key: Key, number: int) -> dict[tuple[Any, ...], dict[str, Any]]:
     """A grid row's groups by their key (none before the first chunk), read already."""
-    row = reads.get(walk.grid_row_id(key, number)) if number >= 0 else None
-    return {group_key(g): g for g in (row["groups"] if row else ())}
+    return _cells(reads, walk.grid_row_id(key, number) if number >= 0 else None)
+
+
+def _cells(reads: Reads, grid_id: str | None) -> dict[tuple[Any, ...], dict[str, Any]]:
+    """A grid row's or column's groups by their key (none: no such document), read already."""
+    found = reads.get(grid_id) if grid_id is not None else None
+    return {group_key(g): g for g in (found["groups"] if found else ())}
 
 
 # one listing's range of positions: its bounds (exclusive marks), its position chunks wholly
@@ -247,6 +252,93 @@ def range_counts(
                 for number in inner_dates:
                     counts[number] += group["counts"][number] - before[number]
     return found
+
+
+def span_reads(reads: Reads, scope: Scope, keys: list[Key]) -> list[str]:
+    """What `span_counts` reads of the listings `keys` once their date listings' chunks 0 are
+    read: two grid columns (before the span's first whole date chunk and of its last) and the
+    date chunks across its bounds (and now: those a total of the span within a range reads too,
+    `rectangle_total`)."""
+    found = []
+    for key, inner_dates, date_edges in _date_parts(reads, scope, keys):
+        found += [walk.listing_chunk_id(key, n, DATE.name) for n in date_edges]
+        columns = (inner_dates[0] - 1, inner_dates[-1]) if inner_dates else ()
+        found += [walk.grid_column_id(key, n) for n in columns if n >= 0]
+    return found
+
+
+def _date_parts(
+    reads: Reads, scope: Scope, keys: list[Key]
+) -> Iterator[tuple[Key, list[int], list[int]]]:
+    """Each listing of `keys` whose date listing has a chunk 0 (read already), with its date
+    chunks wholly inside the scope's span of dates (a span, or Scope.dates; up to now outside
+    preview) and those across its bounds (`_date_chunks`)."""
+    dates = walk.window(scope, reads.visibility, DATE, descending=False)
+    for key in keys:
+        head = reads.get(walk.listing_chunk_id(key, 0, DATE.name))
+        if head is not None:
+            yield key, *_date_chunks(head, dates)
+
+
+def span_counts(
+    reads: Reads,
+    scope: Scope,
+    numbers: dict[Key, list[int]],
+    positions: tuple[Bound | None, Bound | None],
+) -> dict[Key, dict[int, int]]:
+    """How many entries of a span of dates (or of a range of positions within one) each chunk of
+    a walked position listing (`numbers`: its chunks in the window) holds in the groups the
+    request may see, for the chunks wholly inside the window's positions (`positions`,
+    ascending exclusive marks: walk.window); the others are not known. Read in one read, what
+    `span_reads` names: the difference of the two columns gives the sources of the date chunks
+    between in each position chunk, the date chunks across the span's bounds are counted from
+    their entries. The sources left out by id are counted too (a walk reads past as many). So a
+    page by position of a narrow span reads the position chunks holding it, not the span
+    (app/listing/listings.py)."""
+    visibility = reads.visibility
+    keys = list(numbers)
+    reads.read_missing(span_reads(reads, scope, keys))
+    dates = walk.window(scope, visibility, DATE, descending=False)
+    found: dict[Key, dict[int, int]] = {}
+    for key, inner_dates, date_edges in _date_parts(reads, scope, keys):
+        head = reads.get(walk.listing_chunk_id(key, 0, POSITION.name))
+        if head is None:
+            continue
+        starts = walk.chunk_starts(head, POSITION)
+        counts = found.setdefault(key, dict.fromkeys(_inside(starts, *positions), 0))
+        for number in date_edges:
+            for e in walk.listing_entries(reads, key, [number], DATE.name, forward=True):
+                if (
+                    walk.between(DATE.key(e), *dates)
+                    and walk.between(POSITION.key(e), *positions)
+                    and walk.shown(scope, visibility, e)
+                ):
+                    # chunk n holds the keys from its first entry to the next chunk's first
+                    position_chunk = bisect.bisect_right(starts, POSITION.key(e)) - 1
+                    if position_chunk in counts:
+                        counts[position_chunk] += 1
+        if not inner_dates:
+            continue
+        first = inner_dates[0] - 1  # the column before the first, none before chunk 0
+        before = _cells(reads, walk.grid_column_id(key, first) if first >= 0 else None)
+        for group_id, group in _cells(reads, walk.grid_column_id(key, inner_dates[-1])).items():
+            if scope.allows(group):
+                below = before.get(group_id, {"counts": [0] * len(group["counts"])})["counts"]
+                for number in counts:
+                    counts[number] += group["counts"][number] - below[number]
+    return found
+
+
+def _inside(starts: list[Bound], lower: Bound | None, upper: Bound | None) -> list[int]:
+    """The chunks of a listing stored ascending (`starts`: each chunk's first entry) wholly
+    inside exclusive marks: chunk n holds the keys from its first entry to before the next
+    chunk's; the last one's end is not recorded, so it is inside only with no upper mark."""
+    return [
+        number
+        for number, first in enumerate(starts)
+        if (lower is None or first > lower)
+        and (upper is None or (number + 1 < len(starts) and starts[number + 1] <= upper))
+    ]
 
 
 def _tally_bounds(chunk: dict[str, Any]) -> tuple[Bound, Bound]:

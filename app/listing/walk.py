@@ -24,7 +24,7 @@ from typing import Any
 from app.listing.scopes import INF, Scope, Span
 from app.membership import Listing
 from app.publication import Visibility
-from app.query_plan import LISTING_ORDERS, UNDATED, grid_id, listing_id, tally_id
+from app.query_plan import LISTING_ORDERS, UNDATED, column_id, grid_id, listing_id, tally_id
 from app.store import Generation
 
 # (published_at, source id, realm ids, node position, node visible, a block in a realm, not to be
@@ -342,6 +342,11 @@ def tally_doc_id(key: Key) -> str:
 def grid_row_id(key: Key, number: int) -> str:
     node_type, locale, group, preview = key
     return grid_id(node_type, locale, group, number, preview=preview)
+
+
+def grid_column_id(key: Key, number: int) -> str:
+    node_type, locale, group, preview = key
+    return column_id(node_type, locale, group, number, preview=preview)
 
 
 def head_ids(
