@@ -279,12 +279,7 @@ def test_a_sparse_range_by_date_reads_the_date_chunks_holding_its_page(make_app,
     counts (`_counted_walk`): every date chunk read holds an entry of the range, and no position
     chunk but the two across its bounds (which its total reads) is read. Pages by number and a
     cursor walk answer as the index does."""
-    monkeypatch.setattr(materialised, "LISTING_HEAD", 10)
-    monkeypatch.setattr(materialised, "LISTING_CHUNK", 10)
-    site = generate(sources=1000, blocks=30, depth=3, menu=60, seed=1)
-    app = make_app(site, RESPONSE_CACHE=False, MONGODB_TIMEOUT_MS=30000)
-    client = app.test_client()
-    client.get("/api/articles")  # the site model
+    app, site, client = thousand_in_small_chunks(make_app, monkeypatch)
     ids = {n["sources"]["en"]["id"] for n in site["nodes"]
            if n["type"] == "Article" and 100 < n["position"] <= 200}  # fmt: skip
     url = ("/api/articles?_locale=en&node.position[gt]=100&node.position[lte]=200"
@@ -305,11 +300,7 @@ def test_a_sparse_range_by_date_reads_the_date_chunks_holding_its_page(make_app,
         with pytest.MonkeyPatch.context() as patch:
             on_the_index(patch)
             assert client.get(f"{url}&page={page}").json == body
-    served = walked(client, f"{url}&cursor=", {})
-    with pytest.MonkeyPatch.context() as patch:
-        on_the_index(patch)
-        assert walked(client, f"{url}&cursor=", {}) == served
-    assert sum(len(b["hydra:member"]) for b in served) == len(ids)
+    assert_the_cursor_walk_is_the_index_s(client, url, len(ids))
 
 
 def generation_chunks(app, chunk_ids):
@@ -329,12 +320,7 @@ def test_a_narrow_span_by_position_reads_the_position_chunks_holding_its_page(
     walked instead in the position chunks the grid's columns count (`_counted_walk`): every
     position chunk read past those holds an entry of the span, and no date chunk but the two
     across the span's bounds. Pages by number and a cursor walk answer as the index does."""
-    monkeypatch.setattr(materialised, "LISTING_HEAD", 10)
-    monkeypatch.setattr(materialised, "LISTING_CHUNK", 10)
-    site = generate(sources=1000, blocks=30, depth=3, menu=60, seed=1)
-    app = make_app(site, RESPONSE_CACHE=False, MONGODB_TIMEOUT_MS=30000)
-    client = app.test_client()
-    client.get("/api/articles")  # the site model
+    app, site, client = thousand_in_small_chunks(make_app, monkeypatch)
     ids = {n["sources"]["en"]["id"] for n in site["nodes"] if n["type"] == "Article"
            and n["sources"]["en"]["published_at"].startswith("2022")}  # fmt: skip
     url = (
@@ -358,8 +344,25 @@ def test_a_narrow_span_by_position_reads_the_position_chunks_holding_its_page(
         with pytest.MonkeyPatch.context() as patch:
             on_the_index(patch)
             assert client.get(f"{url}&page={page}").json == body
+    assert_the_cursor_walk_is_the_index_s(client, url, len(ids))
+
+
+def thousand_in_small_chunks(make_app, monkeypatch):
+    """The app of the generated site of 1,000 sources with listings of 10 entries per chunk, its
+    site model built, the site and a client."""
+    monkeypatch.setattr(materialised, "LISTING_HEAD", 10)
+    monkeypatch.setattr(materialised, "LISTING_CHUNK", 10)
+    site = generate(sources=1000, blocks=30, depth=3, menu=60, seed=1)
+    app = make_app(site, RESPONSE_CACHE=False, MONGODB_TIMEOUT_MS=30000)
+    client = app.test_client()
+    client.get("/api/articles")  # the site model
+    return app, site, client
+
+
+def assert_the_cursor_walk_is_the_index_s(client, url, count):
+    """Walking `url` by cursor from its first page answers as the index does, `count` members."""
     served = walked(client, f"{url}&cursor=", {})
     with pytest.MonkeyPatch.context() as patch:
         on_the_index(patch)
         assert walked(client, f"{url}&cursor=", {}) == served
-    assert sum(len(b["hydra:member"]) for b in served) == len(ids)
+    assert sum(len(b["hydra:member"]) for b in served) == count

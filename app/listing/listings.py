@@ -12,13 +12,13 @@ see kept by app/listing/walk.py (`walk.kept_entries`); two order keys sort the r
 first's values by the second (`walk.runs_sorted`). By date, a span of publication dates
 (scopes.Span) starts at the chunk of its bound; in another order, it is walked in that order's
 listings as far as the page's chunks, else read whole from the date listing and sorted
-(`_ordered`). A range of positions is the same in the position listing, but by date, where its
-page walks the date chunks that its grids count entries of it in (`_counted_walk`); any of several
-positions is one such range per position, walked one after the other by position, else walked
-once keeping the entries of any of them (`_ordered`). A range within a span of dates
-(Scope.dates) keeps the entries of both, counted by `totals.rectangle_total`; by position, a span
-the walk's reach does not hold is read from the date listing (`_within_dates`). A cursor page
-(`cursor_page`) reads the chunk where its cursor falls, and no total.
+(`_ordered`). A range of positions is the same in the position listing; any of several positions
+is one such range per position, walked one after the other by position, else walked once keeping
+the entries of any of them (`_ordered`). A range within a span of dates (Scope.dates) keeps the
+entries of both, counted by `totals.rectangle_total`. By date, a range's page, and by position, a
+span's (or a range's within one), walk the chunks the grids count entries of it in when the
+chunks a page walks first do not hold it (`_counted_walk`). A cursor page (`cursor_page`) reads
+the chunk where its cursor falls, and no total.
 """
 
 from __future__ import annotations
@@ -79,7 +79,9 @@ def page(
     reads = Reads(generation, visibility)
     if walk.span_order(scope) is POSITION:
         reads.read_missing([*heads, *totals.tally_ids(scope, visibility)])
-        reads.read_missing(_counting_reads(reads, scope, order))
+        counting = _counting_reads(reads, scope, order)
+        if reads.missing(counting.edges):  # with the edges its total reads: no command more
+            reads.read_missing(counting.ids())
         if scope.dates is not None:  # within a span of dates
             total = totals.rectangle_total(reads, scope)
         else:
@@ -198,13 +200,15 @@ def _ordered(
     of which it takes the first `needed`: walked in that order's listings. A span in another
     order (of dates by position or in the default order, of positions by date or in the default
     order) is walked there too, keeping the span's entries, as far as the chunks that would hold
-    `needed` entries reach (`_span_walked`); when they hold fewer of the span's, its entries in
-    its own order's listing are read whole (its chunks in one read: `_span_read`) and sorted. So
-    the reads are the page's chunks, plus the span's when those do not hold the page (a narrow span,
-    or one whose sources come late in the order). A second order key (Order.then) sorts the runs
-    of the first's values (`walk.runs_sorted`). Any of several ranges of positions (Scope.spans) is
-    walked once in another order, keeping the entries of any of them; by position, the ranges
-    follow each other (`_one_after_another`)."""
+    `needed` entries reach (`_span_walked`); when they hold fewer of the span's, by date and by
+    position the chunks the grids count its entries in (`_counted_walk`), else (in the default
+    order, with a second order key or tags left out) its entries in its own order's listing are
+    read whole (its chunks in one read: `_span_read`) and sorted. So the reads are the page's
+    chunks, plus those the grids count it in, or there the span's, when those do not hold the
+    page (a narrow span, or one whose sources come late in the order). A second order key
+    (Order.then) sorts the runs of the first's values (`walk.runs_sorted`). Any of several
+    ranges of positions (Scope.spans) is walked once in another order, keeping the entries of
+    any of them; by position, the ranges follow each other (`_one_after_another`)."""
     spanned = walk.span_order(scope)
     if scope.spans and order.name == POSITION.name:
         return _one_after_another(reads, scope, order, descending, needed, after)
@@ -250,12 +254,12 @@ def _counted_walk(
     counted = (totals.range_reads if by_date else totals.span_reads)(reads, scope, list(numbers))
     first = walk.first_chunks(numbers, order, reach)
     if reads.missing(first):  # else (a head) the walk first, and what counts only if needed
-        reads.read_missing([*first, *counted])
+        reads.read_missing([*first, *counted.ids()])
     whole = scope if scope.dates is not None and not by_date else None
     walked = _span_walked(reads, scope, order, descending, needed, after, whole, wider=False)
     if walked is not None:  # the chunks a page would walk first hold it
         return iter(walked)
-    window = walk.window(scope, visibility, order, descending=False, after=after)
+    window = (stop, start) if descending else (start, stop)  # ascending, a cursor's side kept
     count = totals.range_counts if by_date else totals.span_counts
     counts = count(reads, scope, numbers, window)
     wanted = needed + len(scope.left)
@@ -284,17 +288,21 @@ def _walks_counted(scope: Scope, order: Order) -> bool:
     return order.name == POSITION.name and (scope.dates is not None or spanned is DATE)
 
 
-def _counting_reads(reads: Reads, scope: Scope, order: Order) -> list[str]:
+def _counting_reads(reads: Reads, scope: Scope, order: Order) -> totals.Counting:
     """What a counted walk (`_counted_walk`) of a range of positions counts from, read with the
-    edges its total reads, once the chunks 0 and the tallies are read: the grids' rows and the
-    range's edges (`totals.range_reads`); within a span of dates, their columns and the span's
-    edges too (`totals.span_reads`), which its total reads as well. (A span of dates alone, by
-    position, reads its columns only when the chunks 0 do not hold its page.)"""
+    edges its total reads (when it reads some), once the chunks 0 and the tallies are read: the
+    grids' rows and the range's edges (`totals.range_reads`); within a span of dates, their
+    columns and the span's edges too (`totals.span_reads`), which its total reads as well. (A
+    span of dates alone, by position, reads its columns only when the chunks 0 do not hold its
+    page.)"""
     if not _walks_counted(scope, order):
-        return []
+        return totals.Counting([], [])
     keys = walk.walked_keys(scope, reads.visibility)
     found = totals.range_reads(reads, scope, keys)
-    return found + (totals.span_reads(reads, scope, keys) if scope.dates is not None else [])
+    if scope.dates is not None:
+        dated = totals.span_reads(reads, scope, keys)
+        found = totals.Counting(found.edges + dated.edges, found.grids + dated.grids)
+    return found
 
 
 def _own_span(scope: Scope, order: Order) -> tuple[Scope, Order]:
@@ -357,7 +365,8 @@ def _within_dates(
     needed: int,
     after: tuple[Any, int] | None,
 ) -> Iterator[Entry]:
-    """By position, a range of positions within a span of dates (Scope.dates): the range walked
+    """By position, with a second order key or tags left out (else `_counted_walk`), a range of
+    positions within a span of dates (Scope.dates): the range walked
     in the position listing, keeping the span's entries, as far as the chunks that would hold
     `needed` entries reach (`_span_walked`); when they hold fewer, the span's entries read whole
     from the date listing (its chunks in one read), kept in the range and sorted. So a narrow

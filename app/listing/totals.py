@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from app.listing import walk
 from app.listing.scopes import INF, Scope
@@ -197,15 +197,27 @@ def _range_parts(reads: Reads, scope: Scope, keys: list[Key]) -> list[_Part]:
     return found
 
 
-def range_reads(reads: Reads, scope: Scope, keys: list[Key]) -> list[str]:
-    """What `range_counts` reads of the listings `keys` once their tallies are read: two grid
-    rows per range (before its first whole position chunk and of its last) and the position
-    chunks across its bounds (those a total of the range reads too: `position_total`)."""
-    found = []
+class Counting(NamedTuple):
+    """What counts a span's entries per chunk of the other order's listings: the chunks across
+    its bounds (`edges`: those its total reads too) and the grid documents (`grids`)."""
+
+    edges: list[str]
+    grids: list[str]
+
+    def ids(self) -> list[str]:
+        return [*self.edges, *self.grids]
+
+
+def range_reads(reads: Reads, scope: Scope, keys: list[Key]) -> Counting:
+    """What `range_counts` reads of the listings `keys` once their tallies are read: the
+    position chunks across each range's bounds (those a total of the range reads too:
+    `position_total`) and two grid rows per range (before its first whole position chunk and of
+    its last)."""
+    found = Counting([], [])
     for key, _, inner, edges in _range_parts(reads, scope, keys):
-        found += [walk.listing_chunk_id(key, n, POSITION.name) for n in edges]
+        found.edges.extend(walk.listing_chunk_id(key, n, POSITION.name) for n in edges)
         rows = (inner[0] - 1, inner[-1]) if inner else ()
-        found += [walk.grid_row_id(key, n) for n in rows if n >= 0]
+        found.grids.extend(walk.grid_row_id(key, n) for n in rows if n >= 0)
     return found
 
 
@@ -227,7 +239,7 @@ def range_counts(
     visibility = reads.visibility
     keys = list(numbers)
     reads.read_missing([walk.tally_doc_id(key) for key in keys])
-    reads.read_missing(range_reads(reads, scope, keys))
+    reads.read_missing(range_reads(reads, scope, keys).ids())
     found: dict[Key, dict[int, int]] = {}
     for key, positions, inner, edges in _range_parts(reads, scope, keys):
         head = reads.get(walk.listing_chunk_id(key, 0, DATE.name))
@@ -254,16 +266,16 @@ def range_counts(
     return found
 
 
-def span_reads(reads: Reads, scope: Scope, keys: list[Key]) -> list[str]:
+def span_reads(reads: Reads, scope: Scope, keys: list[Key]) -> Counting:
     """What `span_counts` reads of the listings `keys` once their date listings' chunks 0 are
-    read: two grid columns (before the span's first whole date chunk and of its last) and the
-    date chunks across its bounds (and now: those a total of the span within a range reads too,
-    `rectangle_total`)."""
-    found = []
+    read: the date chunks across the span's bounds (and now: those a total of the span within a
+    range reads too, `rectangle_total`) and two grid columns (before the span's first whole
+    date chunk and of its last)."""
+    found = Counting([], [])
     for key, inner_dates, date_edges in _date_parts(reads, scope, keys):
-        found += [walk.listing_chunk_id(key, n, DATE.name) for n in date_edges]
+        found.edges.extend(walk.listing_chunk_id(key, n, DATE.name) for n in date_edges)
         columns = (inner_dates[0] - 1, inner_dates[-1]) if inner_dates else ()
-        found += [walk.grid_column_id(key, n) for n in columns if n >= 0]
+        found.grids.extend(walk.grid_column_id(key, n) for n in columns if n >= 0)
     return found
 
 
@@ -297,7 +309,7 @@ def span_counts(
     (app/listing/listings.py)."""
     visibility = reads.visibility
     keys = list(numbers)
-    reads.read_missing(span_reads(reads, scope, keys))
+    reads.read_missing(span_reads(reads, scope, keys).ids())
     dates = walk.window(scope, visibility, DATE, descending=False)
     found: dict[Key, dict[int, int]] = {}
     for key, inner_dates, date_edges in _date_parts(reads, scope, keys):

@@ -49,14 +49,18 @@ class Reads:
 
     def read_missing(self, chunk_ids: list[str]) -> None:
         """Reads the chunks not read yet, in one read."""
-        missing = list(dict.fromkeys(c for c in chunk_ids if c not in self.chunks))
+        missing = self.unread(chunk_ids)
         if missing:
             found = self.generation.listing_chunks(missing)
             self.chunks.update({chunk_id: found.get(chunk_id) for chunk_id in missing})
 
+    def unread(self, chunk_ids: list[str]) -> list[str]:
+        """The chunks not read yet, each once."""
+        return list(dict.fromkeys(c for c in chunk_ids if c not in self.chunks))
+
     def missing(self, chunk_ids: list[str]) -> int:
         """How many of the chunks are not read yet."""
-        return len({chunk_id for chunk_id in chunk_ids if chunk_id not in self.chunks})
+        return len(self.unread(chunk_ids))
 
     def get(self, chunk_id: str) -> Chunk | None:
         """A chunk read already (None: not read, or no such chunk)."""
@@ -406,11 +410,12 @@ def _numbers(
     stop: Bound | None = None,
 ) -> list[int]:
     """Chunk numbers of a listing in reading order (none: the scope has no source), from the
-    chunk that holds the first entry past `start` (`starts`: each chunk's first entry) and, read
-    forward, to the last chunk that starts before `stop` (the next one holds none to keep)."""
+    chunk that holds the first entry past `start` (`starts`: each chunk's first entry) to the
+    last that holds one before `stop` (a walk merging listings would otherwise read the next
+    chunk of each to see that its first entry is past `stop`)."""
     count = head["chunks"] if head is not None else 0
     forward = order.forward(descending)
-    if head is None or (start is None and (stop is None or not forward)):
+    if head is None or (start is None and stop is None):
         return list(range(count)) if forward else list(range(count - 1, -1, -1))
     starts = chunk_starts(head, order)
 
@@ -421,8 +426,17 @@ def _numbers(
         at = [n for n, first in enumerate(starts) if start is not None and not before(start, first)]
         ends = [n for n, first in enumerate(starts) if stop is not None and not before(first, stop)]
         return list(range(at[-1] if at else 0, ends[0] if ends else count))
-    earlier = [n for n, first in enumerate(starts) if before(first, start)]
-    return list(range(earlier[-1], -1, -1)) if earlier else []
+    earlier = [n for n, first in enumerate(starts) if start is None or before(first, start)]
+    # back to the last chunk holding a key before `stop` in reading order: chunk n's keys come
+    # after the next chunk's first entry (keys end with an integer `_id`: just past it at least)
+    return list(
+        itertools.takewhile(
+            lambda n: (
+                stop is None or n + 1 >= count or before(stop, just_past(starts[n + 1], descending))
+            ),
+            range(earlier[-1] if earlier else -1, -1, -1),
+        )
+    )
 
 
 def chunk_starts(head: Chunk, order: Order) -> list[Bound]:
