@@ -143,8 +143,8 @@ class _Rectangle:
         counted += kept(self._entries(reads, self.date_edges, DATE), between)
         if not self.inner_dates:
             return counted
-        below = self._row(reads, self.inner[0] - 1)
-        for key, group in self._row(reads, self.inner[-1]).items():
+        below = _row(reads, self.key, self.inner[0] - 1)
+        for key, group in _row(reads, self.key, self.inner[-1]).items():
             if scope.allows(group):
                 before = below.get(key, {"counts": [0] * len(group["counts"])})["counts"]
                 counted += sum(group["counts"][n] - before[n] for n in self.inner_dates)
@@ -164,9 +164,6 @@ class _Rectangle:
         return itertools.chain.from_iterable(
             walk.listing_entries(reads, self.key, [n], order.name, forward=True) for n in numbers
         )
-
-    def _row(self, reads: Reads, number: int) -> dict[tuple[Any, ...], dict[str, Any]]:
-        return _row(reads, self.key, number)
 
 
 def _row(reads: Reads, key: Key, number: int) -> dict[tuple[Any, ...], dict[str, Any]]:
