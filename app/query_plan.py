@@ -296,7 +296,9 @@ def calendar_id(node_type: str, locale: str, *, preview: bool, group: Group = No
 # the chunks up to it per calendar group and chunk of the date listing, which count a range of
 # positions within a span of dates from two of its rows (`grid_id`), and its columns: per chunk of
 # the date listing, the sources of the date chunks up to it per calendar group and position chunk,
-# which say which position chunks hold a span of dates' sources from two of them (`column_id`).
+# which say which position chunks hold a span of dates' sources from two of them (`column_id`);
+# and, per chunk of the position and of the date listing, the same counts in each chunk of the `id`
+# listing, which say which chunks of the default order hold a range's or a span's (`id_grid_id`).
 LISTING_HEAD = 100
 LISTING_CHUNK = 500
 # Each listing order, and whether it is stored descending.
@@ -341,6 +343,16 @@ def column_id(
     of chunks 0 to `number` of the date listing in each chunk of the position listing:
     app/fixture/listings.py), next to its chunks in `listings`."""
     return f"{_listing_key(node_type, locale, group, preview)}|date|grid|{number}"
+
+
+def id_grid_id(
+    node_type: str, locale: str, group: Group, number: int, spanned: str, *, preview: bool = False
+) -> str:
+    """The `_id` of the document of chunk `number` of the `spanned` listing (`position` or
+    `date`) in a listing's grid of the `id` order (per calendar group, the sources of chunks 0 to
+    `number` of that listing in each chunk of the `id` listing: app/fixture/listings.py), next to
+    its chunks in `listings`."""
+    return f"{_listing_key(node_type, locale, group, preview)}|{spanned}|id-grid|{number}"
 
 
 def _listing_key(node_type: str, locale: str, group: Group, preview: bool) -> str:

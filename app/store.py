@@ -63,8 +63,10 @@ LIVE_ID = "live"
 # plural Roadiz gives them (app/inflection.py: `Person` is `people`). Layout 13: each position
 # listing has a grid (query_plan.grid_id), so that a range of positions within a span of dates is
 # a plain filter. Layout 14: the grids have columns too (query_plan.column_id), so that a page by
-# position of a span of dates reads the position chunks that hold it.
-LAYOUT = 14
+# position of a span of dates reads the position chunks that hold it. Layout 15: the grids count
+# in the chunks of the `id` listing too (query_plan.id_grid_id), so that a page in the default
+# order of a range of positions or of a span of dates reads the chunks that hold it.
+LAYOUT = 15
 
 # The translations per node that the first batch of a read of nodes' sources holds: such a read is
 # one command (the server's default first batch, 101 documents, would ask for more with getMore).

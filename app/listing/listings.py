@@ -15,9 +15,10 @@ listings as far as the page's chunks, else read whole from the date listing and 
 (`_ordered`). A range of positions is the same in the position listing; any of several positions
 is one such range per position, walked one after the other by position, else walked once keeping
 the entries of any of them (`_ordered`). A range within a span of dates (Scope.dates) keeps the
-entries of both, counted by `totals.rectangle_total`. By date, a range's page, and by position, a
-span's (or a range's within one), walk the chunks the grids count entries of it in when the
-chunks a page walks first do not hold it (`_counted_walk`). A cursor page (`cursor_page`) reads
+entries of both, counted by `totals.rectangle_total`. By date, a range's page, by position, a
+span's (or a range's within one), and in the default order, a range's or a span's, walk the
+chunks the grids count entries of it in when the chunks a page walks first do not hold it
+(`_counted_walk`). A cursor page (`cursor_page`) reads
 the chunk where its cursor falls, and no total.
 """
 
@@ -175,16 +176,16 @@ def cursor_page(
 
 def _first_read(scope: Scope, visibility: Visibility, order: Order) -> list[str]:
     """The chunks 0 a page reads first, in one read: its order's listings', and, for a span in
-    another order, its order's listings' too, where the span lies (`_ordered`); by date, a range
-    of positions' tallies (`_counted_walk`)."""
+    another order, its order's listings' too, where the span lies (`_ordered`); by date or in
+    the default order, a range of positions' tallies (`_counted_walk`)."""
     heads = walk.head_ids(scope, visibility, order)
     spanned = walk.span_order(scope)
     if spanned is not None and spanned.name != order.name:
         heads += walk.head_ids(scope, visibility, spanned)
     if scope.dates is not None and order.name != DATE.name:  # where the span of dates lies
         heads += walk.head_ids(scope, visibility, DATE)
-    if _walks_counted(scope, order) and order.name == DATE.name:  # what counts a range by date
-        heads += totals.tally_ids(scope, visibility)
+    if _walks_counted(scope, order) and _own_span(scope, order)[1] is POSITION:
+        heads += totals.tally_ids(scope, visibility)  # what counts a range in another order
     return heads
 
 
@@ -200,10 +201,10 @@ def _ordered(
     of which it takes the first `needed`: walked in that order's listings. A span in another
     order (of dates by position or in the default order, of positions by date or in the default
     order) is walked there too, keeping the span's entries, as far as the chunks that would hold
-    `needed` entries reach (`_span_walked`); when they hold fewer of the span's, by date and by
-    position the chunks the grids count its entries in (`_counted_walk`), else (in the default
-    order, with a second order key or tags left out) its entries in its own order's listing are
-    read whole (its chunks in one read: `_span_read`) and sorted. So the reads are the page's
+    `needed` entries reach (`_span_walked`); when they hold fewer of the span's, the chunks the
+    grids count its entries in (`_counted_walk`), else (a range within a span of dates in the
+    default order, a second order key or tags left out) its entries in its own order's listing
+    are read whole (its chunks in one read: `_span_read`) and sorted. So the reads are the page's
     chunks, plus those the grids count it in, or there the span's, when those do not hold the
     page (a narrow span, or one whose sources come late in the order). A second order key
     (Order.then) sorts the runs of the first's values (`walk.runs_sorted`). Any of several
@@ -235,9 +236,11 @@ def _counted_walk(
     after: tuple[Any, int] | None,
 ) -> Iterator[Entry]:
     """A span in another order, by the counts of its entries in each chunk of the order walked
-    (`_walks_counted` says when): by date, a range of positions' (or any of several; within a
-    span of dates too), from the grids' rows (`totals.range_counts`); by position, a span of
-    dates' (or a range of positions' within one), from their columns (`totals.span_counts`). The
+    (`_walks_counted` says when; `totals.chunk_counts`): by date, a range of positions' (or any
+    of several; within a span of dates too), from the grids' rows; by position, a span of
+    dates' (or a range of positions' within one), from their columns; in the default order, a
+    range of positions' (or any of several) or a span of dates', from the grids of the `id`
+    order. The
     listings of the order are walked only in the chunks that hold some, as far as the chunks
     whose counts reach `needed` and the sources left out by id, read in one read; a chunk across
     the window's bounds, whose count is not known, is walked too. Or, when the span's own chunks
@@ -250,22 +253,20 @@ def _counted_walk(
     numbers = walk.chunk_numbers(reads, scope, order, descending, start, stop)
     backwards = not order.forward(descending)
     reach = walk.chunks_needed(reads, numbers, order, needed, backwards=backwards)
-    by_date = order.name == DATE.name
-    counted = (totals.range_reads if by_date else totals.span_reads)(reads, scope, list(numbers))
+    own, spanned = _own_span(scope, order)
+    counted = totals.counting_reads(reads, scope, list(numbers), spanned, order)
     first = walk.first_chunks(numbers, order, reach)
     if reads.missing(first):  # else (a head) the walk first, and what counts only if needed
         reads.read_missing([*first, *counted.ids()])
-    whole = scope if scope.dates is not None and not by_date else None
+    whole = scope if scope.dates is not None and order.name == POSITION.name else None
     walked = _span_walked(reads, scope, order, descending, needed, after, whole, wider=False)
     if walked is not None:  # the chunks a page would walk first hold it
         return iter(walked)
     window = (stop, start) if descending else (start, stop)  # ascending, a cursor's side kept
-    count = totals.range_counts if by_date else totals.span_counts
-    counts = count(reads, scope, numbers, window)
+    counts = totals.chunk_counts(reads, scope, numbers, window, spanned, order)
     wanted = needed + len(scope.left)
     held = {key: _holding(found, counts.get(key, {}), wanted) for key, found in numbers.items()}
     to_walk = walk.first_chunks(held, order, reach=None)
-    own, spanned = _own_span(scope, order)
     if reads.missing(_span_chunks(reads, own, spanned, None)) <= reads.missing(to_walk):
         return _span_sorted(reads, scope, order, descending, after)
     reads.read_missing(to_walk)
@@ -277,30 +278,34 @@ def _counted_walk(
 def _walks_counted(scope: Scope, order: Order) -> bool:
     """Whether a page walks a span in another order by the counts of its chunks
     (`_counted_walk`): by date, a range of positions; by position, a span of dates, or a range
-    within one (Scope.dates); with no second order key (whose runs may go past the chunks
-    counted) and no tags left out (their listings' entries are taken away, and their chunks
-    are not counted)."""
+    within one (Scope.dates); in the default order, a range of positions or a span of dates
+    (not both: the `id` order's grids count one); with no second order key (whose runs may go
+    past the chunks counted) and no tags left out (their listings' entries are taken away, and
+    their chunks are not counted)."""
     if order.then is not None or any(role.taken for role in scope.groups):
         return False
     spanned = walk.span_order(scope)
     if order.name == DATE.name:
         return spanned is POSITION
+    if order.name == DEFAULT.name:
+        return spanned is not None and scope.dates is None
     return order.name == POSITION.name and (scope.dates is not None or spanned is DATE)
 
 
 def _counting_reads(reads: Reads, scope: Scope, order: Order) -> totals.Counting:
     """What a counted walk (`_counted_walk`) of a range of positions counts from, read with the
-    edges its total reads (when it reads some), once the chunks 0 and the tallies are read: the
-    grids' rows and the range's edges (`totals.range_reads`); within a span of dates, their
-    columns and the span's edges too (`totals.span_reads`), which its total reads as well. (A
-    span of dates alone, by position, reads its columns only when the chunks 0 do not hold its
-    page.)"""
+    edges its total reads (when it reads some), once the chunks 0 and the tallies are read
+    (`totals.counting_reads`): the range's edges and the grids' rows (by date; by position, for
+    the total within a span of dates) or those of the `id` order (in the default order); within
+    a span of dates, their columns and the span's edges too, which its total reads as well. (A
+    span of dates alone reads what counts it only when the chunks 0 do not hold its page.)"""
     if not _walks_counted(scope, order):
         return totals.Counting([], [])
     keys = walk.walked_keys(scope, reads.visibility)
-    found = totals.range_reads(reads, scope, keys)
+    walked = order if order.name == DEFAULT.name else DATE  # the rows, by date and by position
+    found = totals.counting_reads(reads, scope, keys, POSITION, walked)
     if scope.dates is not None:
-        dated = totals.span_reads(reads, scope, keys)
+        dated = totals.counting_reads(reads, scope, keys, DATE, POSITION)
         found = totals.Counting(found.edges + dated.edges, found.grids + dated.grids)
     return found
 
@@ -308,9 +313,13 @@ def _counting_reads(reads: Reads, scope: Scope, order: Order) -> totals.Counting
 def _own_span(scope: Scope, order: Order) -> tuple[Scope, Order]:
     """A scope's span in another order than `order`, as a scope whose span that is, and its
     order: by date, its range of positions; by position, its span of dates (Scope.dates: as its
-    span)."""
+    span); in the default order, its span."""
     if order.name == DATE.name:
         return scope, POSITION
+    if order.name == DEFAULT.name:
+        spanned = walk.span_order(scope)
+        assert spanned is not None
+        return scope, spanned
     if scope.dates is None:
         return scope, DATE
     return replace(scope, span=scope.dates, dates=None, spans=()), DATE

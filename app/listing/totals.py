@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
 from app.listing import walk
 from app.listing.scopes import INF, Scope
-from app.listing.walk import DATE, POSITION, Bound, Chunk, Entry, Key, Order, Reads
+from app.listing.walk import DATE, DEFAULT, POSITION, Bound, Chunk, Entry, Key, Order, Reads
 from app.membership import group_key
 from app.publication import Visibility
 
@@ -119,7 +119,7 @@ class _Rectangle:
         found += [walk.listing_chunk_id(self.key, n, DATE.name) for n in self.date_edges]
         if self.inner and self.inner_dates:
             rows = (self.inner[0] - 1, self.inner[-1])
-            found += [walk.grid_row_id(self.key, n) for n in rows if n >= 0]
+            found += [walk.grid_doc_id(self.key, n, POSITION, DATE) for n in rows if n >= 0]
         return found
 
     def count(self, reads: Reads, scope: Scope) -> int:
@@ -143,11 +143,9 @@ class _Rectangle:
         counted += kept(self._entries(reads, self.date_edges, DATE), between)
         if not self.inner_dates:
             return counted
-        below = _row(reads, self.key, self.inner[0] - 1)
-        for key, group in _row(reads, self.key, self.inner[-1]).items():
-            if scope.allows(group):
-                before = below.get(key, {"counts": [0] * len(group["counts"])})["counts"]
-                counted += sum(group["counts"][n] - before[n] for n in self.inner_dates)
+        run = (self.inner[0], self.inner[-1])
+        counted += sum(_between(reads, scope, self.key, run, POSITION, DATE,
+                                self.inner_dates).values())  # fmt: skip
         starts = walk.chunk_starts(self.head, DATE)
         # the date keys of the inner date chunks: from the next chunk's first to their first
         newest, older = starts[self.inner_dates[0]], starts[self.inner_dates[-1] + 1]
@@ -166,36 +164,90 @@ class _Rectangle:
         )
 
 
-def _row(reads: Reads, key: Key, number: int) -> dict[tuple[Any, ...], dict[str, Any]]:
-    """A grid row's groups by their key (none before the first chunk), read already."""
-    return _cells(reads, walk.grid_row_id(key, number) if number >= 0 else None)
+def _between(
+    reads: Reads,
+    scope: Scope,
+    key: Key,
+    run: tuple[int, int],
+    spanned: Order,
+    walked: Order,
+    numbers: list[int],
+) -> dict[int, int]:
+    """The sources of chunks `run` (first, last) of a listing in the `spanned` order, of the
+    groups the request may see, in each chunk `numbers` of its `walked` order's: the difference
+    of two grid documents (the one before the first, none before chunk 0, and the last's), read
+    already."""
+    first, last = run
+    below = _cells(reads, walk.grid_doc_id(key, first - 1, spanned, walked) if first else None)
+    found = dict.fromkeys(numbers, 0)
+    for group_id, group in _cells(reads, walk.grid_doc_id(key, last, spanned, walked)).items():
+        if scope.allows(group):
+            before = below.get(group_id, {"counts": [0] * len(group["counts"])})["counts"]
+            for number in numbers:
+                found[number] += group["counts"][number] - before[number]
+    return found
 
 
 def _cells(reads: Reads, grid_id: str | None) -> dict[tuple[Any, ...], dict[str, Any]]:
-    """A grid row's or column's groups by their key (none: no such document), read already."""
+    """A grid document's groups by their key (none: no such document), read already."""
     found = reads.get(grid_id) if grid_id is not None else None
     return {group_key(g): g for g in (found["groups"] if found else ())}
 
 
-# one listing's range of positions: its bounds (exclusive marks), its position chunks wholly
-# inside it and those across them (`_position_chunks`)
-_Part = tuple[Key, tuple[Bound | None, Bound | None], list[int], list[int]]
+class _Part(NamedTuple):
+    """One listing's share of a span counted per chunk of another order (`chunk_counts`): the
+    span's bounds in its own order (exclusive marks), the runs of that order's chunks wholly
+    inside it counted from the grid (first, last), and the chunks across its bounds, counted from
+    their entries."""
+
+    key: Key
+    bounds: tuple[Bound | None, Bound | None]
+    runs: list[tuple[int, int]]
+    edges: list[int]
 
 
-def _range_parts(reads: Reads, scope: Scope, keys: list[Key]) -> list[_Part]:
-    """Each range of a scope (walk.per_range) in each listing of `keys`, from its tally (read
-    already)."""
+def _parts(
+    reads: Reads, scope: Scope, keys: list[Key], spanned: Order, walked: Order
+) -> list[_Part]:
+    """Each listing of `keys` with its share of the scope's span in the `spanned` order: of a
+    range of positions (each of several: walk.per_range), from its tally (read already), in the
+    default order with the chunks holding a source still to come among those across (the `id`
+    order does not set them apart, as the date order does: `_position_chunks`); of a span of
+    dates (a span, or Scope.dates; up to now outside preview), from its date listing's chunk 0
+    (read already: `_date_chunks`)."""
+    visibility = reads.visibility
     found: list[_Part] = []
+    if spanned.name == DATE.name:
+        dates = walk.window(scope, visibility, DATE, descending=False)
+        for key in keys:
+            head = reads.get(walk.listing_chunk_id(key, 0, DATE.name))
+            if head is not None:
+                inner, edges = _date_chunks(head, dates)
+                found.append(_Part(key, dates, _runs(inner), edges))
+        return found
+    ahead_too = visibility if walked.name == DEFAULT.name else None
     for key in keys:
         tally = reads.get(walk.tally_doc_id(key))
         for part in walk.per_range(scope) if tally else ():
-            positions = walk.window(part, reads.visibility, POSITION, descending=False)
-            found.append((key, positions, *_position_chunks(tally, scope, *positions)))
+            positions = walk.window(part, visibility, POSITION, descending=False)
+            inner, edges = _position_chunks(tally, scope, *positions, visibility=ahead_too)
+            found.append(_Part(key, positions, _runs(inner), edges))
     return found
 
 
+def _runs(numbers: list[int]) -> list[tuple[int, int]]:
+    """Ascending chunk numbers as runs of consecutive ones (first, last)."""
+    runs: list[tuple[int, int]] = []
+    for number in numbers:
+        if runs and runs[-1][1] == number - 1:
+            runs[-1] = (runs[-1][0], number)
+        else:
+            runs.append((number, number))
+    return runs
+
+
 class Counting(NamedTuple):
-    """What counts a span's entries per chunk of the other order's listings: the chunks across
+    """What counts a span's entries per chunk of another order's listings: the chunks across
     its bounds (`edges`: those its total reads too) and the grid documents (`grids`)."""
 
     edges: list[str]
@@ -205,137 +257,85 @@ class Counting(NamedTuple):
         return [*self.edges, *self.grids]
 
 
-def range_reads(reads: Reads, scope: Scope, keys: list[Key]) -> Counting:
-    """What `range_counts` reads of the listings `keys` once their tallies are read: the
-    position chunks across each range's bounds (those a total of the range reads too:
-    `position_total`) and two grid rows per range (before its first whole position chunk and of
-    its last)."""
+def counting_reads(
+    reads: Reads, scope: Scope, keys: list[Key], spanned: Order, walked: Order
+) -> Counting:
+    """What `chunk_counts` reads of the listings `keys` once their tallies (a range of
+    positions) or their date listings' chunks 0 (a span of dates) are read: the chunks across
+    the span's bounds in its own order (those a total of the span reads too: `position_total`,
+    `rectangle_total`) and two grid documents per run of chunks wholly inside it."""
     found = Counting([], [])
-    for key, _, inner, edges in _range_parts(reads, scope, keys):
-        found.edges.extend(walk.listing_chunk_id(key, n, POSITION.name) for n in edges)
-        rows = (inner[0] - 1, inner[-1]) if inner else ()
-        found.grids.extend(walk.grid_row_id(key, n) for n in rows if n >= 0)
+    for part in _parts(reads, scope, keys, spanned, walked):
+        found.edges.extend(walk.listing_chunk_id(part.key, n, spanned.name) for n in part.edges)
+        found.grids.extend(
+            walk.grid_doc_id(part.key, n, spanned, walked)
+            for first, last in part.runs
+            for n in (first - 1, last)
+            if n >= 0
+        )
     return found
 
 
-def range_counts(
+def chunk_counts(
     reads: Reads,
     scope: Scope,
     numbers: dict[Key, list[int]],
-    dates: tuple[Bound | None, Bound | None],
+    window: tuple[Bound | None, Bound | None],
+    spanned: Order,
+    walked: Order,
 ) -> dict[Key, dict[int, int]]:
-    """How many entries of a range of positions (or any of several; within a span of dates too)
-    each chunk of a walked date listing (`numbers`: its chunks in the window) holds in the groups
-    the request may see, for the chunks wholly inside the window's dates (`dates`, ascending
-    exclusive marks: walk.window); the others (across its bounds) are not known. From the
-    listing's tally (read if not yet), then, in one read, what `range_reads` names: the
-    difference of the two rows gives the sources of the position chunks between in each date
-    chunk, the chunks across the range's bounds are counted from their entries. The sources left
-    out by id are counted too (a walk reads past as many). So a page by date of a sparse range
-    reads the date chunks holding it, not the range (app/listing/listings.py)."""
+    """How many entries of a span in the `spanned` order (a range of positions, or any of
+    several, within a span of dates too; or a span of dates, or a range of positions within one)
+    each chunk of a listing in the `walked` order (`numbers`: its chunks in the window) holds in
+    the groups the request may see, for the chunks wholly inside the window (`window`, ascending
+    exclusive marks: walk.window); the others (across its bounds) are not known. Read in one
+    read (a range's tallies first if not yet), what `counting_reads` names: the difference of two
+    grid documents gives the sources of a run of chunks between in each walked chunk, the chunks
+    across the span's bounds are counted from their entries. The sources left out by id are
+    counted too (a walk reads past as many). So a page of a sparse span in another order reads
+    the chunks holding it, not the span (app/listing/listings.py)."""
     visibility = reads.visibility
     keys = list(numbers)
-    reads.read_missing([walk.tally_doc_id(key) for key in keys])
-    reads.read_missing(range_reads(reads, scope, keys).ids())
+    if spanned.name == POSITION.name:
+        reads.read_missing([walk.tally_doc_id(key) for key in keys])
+    reads.read_missing(counting_reads(reads, scope, keys, spanned, walked).ids())
     found: dict[Key, dict[int, int]] = {}
-    for key, positions, inner, edges in _range_parts(reads, scope, keys):
-        head = reads.get(walk.listing_chunk_id(key, 0, DATE.name))
+    for part in _parts(reads, scope, keys, spanned, walked):
+        head = reads.get(walk.listing_chunk_id(part.key, 0, walked.name))
         if head is None:
             continue
-        inner_dates, _ = _date_chunks(head, dates)
-        counts = found.setdefault(key, dict.fromkeys(inner_dates, 0))
-        starts = walk.chunk_starts(head, DATE)[::-1]  # oldest chunk's first entry first
-        for number in edges:
-            for e in walk.listing_entries(reads, key, [number], POSITION.name, forward=True):
-                if walk.between(POSITION.key(e), *positions) and walk.shown(scope, visibility, e):
-                    # chunk n holds the keys after the next chunk's first entry up to its own
-                    date_chunk = len(starts) - 1 - bisect.bisect_left(starts, DATE.key(e))
-                    if date_chunk in counts:
-                        counts[date_chunk] += 1
-        if not inner:
-            continue
-        below = _row(reads, key, inner[0] - 1)
-        for group_id, group in _row(reads, key, inner[-1]).items():
-            if scope.allows(group):
-                before = below.get(group_id, {"counts": [0] * len(group["counts"])})["counts"]
-                for number in inner_dates:
-                    counts[number] += group["counts"][number] - before[number]
-    return found
-
-
-def span_reads(reads: Reads, scope: Scope, keys: list[Key]) -> Counting:
-    """What `span_counts` reads of the listings `keys` once their date listings' chunks 0 are
-    read: the date chunks across the span's bounds (and now: those a total of the span within a
-    range reads too, `rectangle_total`) and two grid columns (before the span's first whole
-    date chunk and of its last)."""
-    found = Counting([], [])
-    for key, inner_dates, date_edges in _date_parts(reads, scope, keys):
-        found.edges.extend(walk.listing_chunk_id(key, n, DATE.name) for n in date_edges)
-        columns = (inner_dates[0] - 1, inner_dates[-1]) if inner_dates else ()
-        found.grids.extend(walk.grid_column_id(key, n) for n in columns if n >= 0)
-    return found
-
-
-def _date_parts(
-    reads: Reads, scope: Scope, keys: list[Key]
-) -> Iterator[tuple[Key, list[int], list[int]]]:
-    """Each listing of `keys` whose date listing has a chunk 0 (read already), with its date
-    chunks wholly inside the scope's span of dates (a span, or Scope.dates; up to now outside
-    preview) and those across its bounds (`_date_chunks`)."""
-    dates = walk.window(scope, reads.visibility, DATE, descending=False)
-    for key in keys:
-        head = reads.get(walk.listing_chunk_id(key, 0, DATE.name))
-        if head is not None:
-            yield key, *_date_chunks(head, dates)
-
-
-def span_counts(
-    reads: Reads,
-    scope: Scope,
-    numbers: dict[Key, list[int]],
-    positions: tuple[Bound | None, Bound | None],
-) -> dict[Key, dict[int, int]]:
-    """How many entries of a span of dates (or of a range of positions within one) each chunk of
-    a walked position listing (`numbers`: its chunks in the window) holds in the groups the
-    request may see, for the chunks wholly inside the window's positions (`positions`,
-    ascending exclusive marks: walk.window); the others are not known. Read in one read, what
-    `span_reads` names: the difference of the two columns gives the sources of the date chunks
-    between in each position chunk, the date chunks across the span's bounds are counted from
-    their entries. The sources left out by id are counted too (a walk reads past as many). So a
-    page by position of a narrow span reads the position chunks holding it, not the span
-    (app/listing/listings.py)."""
-    visibility = reads.visibility
-    keys = list(numbers)
-    reads.read_missing(span_reads(reads, scope, keys).ids())
-    dates = walk.window(scope, visibility, DATE, descending=False)
-    found: dict[Key, dict[int, int]] = {}
-    for key, inner_dates, date_edges in _date_parts(reads, scope, keys):
-        head = reads.get(walk.listing_chunk_id(key, 0, POSITION.name))
-        if head is None:
-            continue
-        starts = walk.chunk_starts(head, POSITION)
-        counts = found.setdefault(key, dict.fromkeys(_inside(starts, *positions), 0))
-        for number in date_edges:
-            for e in walk.listing_entries(reads, key, [number], DATE.name, forward=True):
+        inside, chunk_of = _walked_chunks(head, walked, window)
+        counts = found.setdefault(part.key, dict.fromkeys(inside, 0))
+        for number in part.edges:
+            for e in walk.listing_entries(reads, part.key, [number], spanned.name, forward=True):
                 if (
-                    walk.between(DATE.key(e), *dates)
-                    and walk.between(POSITION.key(e), *positions)
+                    walk.between(spanned.key(e), *part.bounds)
+                    and walk.between(walked.key(e), *window)
                     and walk.shown(scope, visibility, e)
+                    and chunk_of(walked.key(e)) in counts
                 ):
-                    # chunk n holds the keys from its first entry to the next chunk's first
-                    position_chunk = bisect.bisect_right(starts, POSITION.key(e)) - 1
-                    if position_chunk in counts:
-                        counts[position_chunk] += 1
-        if not inner_dates:
-            continue
-        first = inner_dates[0] - 1  # the column before the first, none before chunk 0
-        before = _cells(reads, walk.grid_column_id(key, first) if first >= 0 else None)
-        for group_id, group in _cells(reads, walk.grid_column_id(key, inner_dates[-1])).items():
-            if scope.allows(group):
-                below = before.get(group_id, {"counts": [0] * len(group["counts"])})["counts"]
-                for number in counts:
-                    counts[number] += group["counts"][number] - below[number]
+                    counts[chunk_of(walked.key(e))] += 1
+        for run in part.runs:
+            for number, count in _between(reads, scope, part.key, run, spanned, walked,
+                                          list(counts)).items():  # fmt: skip
+                counts[number] += count
     return found
+
+
+def _walked_chunks(
+    head: Chunk, walked: Order, window: tuple[Bound | None, Bound | None]
+) -> tuple[list[int], Callable[[Any], int]]:
+    """The chunks of a listing in the `walked` order (`head`: its chunk 0) wholly inside a
+    window (ascending exclusive marks), and the chunk that holds a key: stored ascending, chunk n
+    holds the keys from its first entry to before the next chunk's; by date (newest first), the
+    keys after the next chunk's first entry up to its own."""
+    starts = walk.chunk_starts(head, walked)
+    if walked.name == DATE.name:
+        oldest_first = starts[::-1]
+        return _date_chunks(head, window)[
+            0
+        ], lambda key: len(starts) - 1 - bisect.bisect_left(oldest_first, key)
+    return _inside(starts, *window), lambda key: bisect.bisect_right(starts, key) - 1
 
 
 def _inside(starts: list[Bound], lower: Bound | None, upper: Bound | None) -> list[int]:
@@ -383,21 +383,36 @@ def _date_chunks(
 
 
 def _position_chunks(
-    tally: Chunk, scope: Scope, lower: Bound | None, upper: Bound | None
+    tally: Chunk,
+    scope: Scope,
+    lower: Bound | None,
+    upper: Bound | None,
+    *,
+    visibility: Visibility | None = None,
 ) -> tuple[list[int], list[int]]:
     """The chunks of a position listing (its tally's) wholly inside a range of positions
-    (exclusive marks) and those across its bounds that hold a source the request may see."""
+    (exclusive marks) and those across its bounds that hold a source the request may see;
+    with a `visibility`, those inside holding a source still to come for it (`_ahead`) are
+    across too."""
     inner: list[int] = []
     across: list[int] = []
     for number, chunk in enumerate(tally["chunks"]):
         first, last = _tally_bounds(chunk)
         if (lower is not None and last <= lower) or (upper is not None and first >= upper):
             continue
-        if (lower is None or first > lower) and (upper is None or last < upper):
+        allowed = [g for g in chunk["groups"] if scope.allows(g)]
+        inside = (lower is None or first > lower) and (upper is None or last < upper)
+        if inside and not (visibility is not None and _ahead(allowed, visibility)):
             inner.append(number)
-        elif any(scope.allows(g) for g in chunk["groups"]):
+        elif allowed:
             across.append(number)
     return inner, across
+
+
+def _ahead(groups: list[dict[str, Any]], visibility: Visibility) -> bool:
+    """Whether a chunk's calendar groups hold a source still to come (published after now),
+    outside preview (in preview every source is shown)."""
+    return not visibility.preview and any(g["last"] > visibility.now for g in groups if "last" in g)
 
 
 def position_total(reads: Reads, scope: Scope) -> int:
@@ -424,9 +439,7 @@ def position_total(reads: Reads, scope: Scope) -> int:
                 if not allowed:
                     continue
                 first, last = _tally_bounds(chunk)
-                ahead = not visibility.preview and any(
-                    g["last"] > visibility.now for g in allowed if "last" in g
-                )
+                ahead = _ahead(allowed, visibility)
                 for lower, upper in bounds:
                     if (lower is not None and last <= lower) or (
                         upper is not None and first >= upper

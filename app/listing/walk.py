@@ -24,7 +24,15 @@ from typing import Any
 from app.listing.scopes import INF, Scope, Span
 from app.membership import Listing
 from app.publication import Visibility
-from app.query_plan import LISTING_ORDERS, UNDATED, column_id, grid_id, listing_id, tally_id
+from app.query_plan import (
+    LISTING_ORDERS,
+    UNDATED,
+    column_id,
+    grid_id,
+    id_grid_id,
+    listing_id,
+    tally_id,
+)
 from app.store import Generation
 
 # (published_at, source id, realm ids, node position, node visible, a block in a realm, not to be
@@ -343,14 +351,16 @@ def tally_doc_id(key: Key) -> str:
     return tally_id(node_type, locale, group, preview=preview)
 
 
-def grid_row_id(key: Key, number: int) -> str:
+def grid_doc_id(key: Key, number: int, spanned: Order, walked: Order) -> str:
+    """The `_id` of the grid document of chunk `number` of a listing in the `spanned` order
+    (position or date) that counts its chunks' sources in each chunk of the `walked` order's
+    (app/fixture/listings.py `_grid`): a row (by date), a column (by position) or one of the
+    `id` order's."""
     node_type, locale, group, preview = key
-    return grid_id(node_type, locale, group, number, preview=preview)
-
-
-def grid_column_id(key: Key, number: int) -> str:
-    node_type, locale, group, preview = key
-    return column_id(node_type, locale, group, number, preview=preview)
+    if walked.name == DEFAULT.name:
+        return id_grid_id(node_type, locale, group, number, spanned.name, preview=preview)
+    document_id = grid_id if spanned.name == POSITION.name else column_id
+    return document_id(node_type, locale, group, number, preview=preview)
 
 
 def head_ids(
