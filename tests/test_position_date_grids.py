@@ -15,7 +15,7 @@ import pytest
 from app.db import get_store
 from app.fixture import listings as materialised
 from app.listing import sources
-from app.query_plan import column_id, grid_id, listing_id, tally_id
+from app.query_plan import column_id, grid_id, id_grid_id, listing_id, tally_id
 from seed.generate import generate
 from tests.helpers import freeze_request_clock, on_the_index, recording_listing_reads
 from tests.test_date_listings import EDITOR, PASSWORD, RANDOM_TRIES, commands, walked
@@ -124,11 +124,14 @@ def test_the_grid_s_columns_count_each_date_chunk_s_sources_by_position_chunk(sm
     assert sum(seen) == len(position_chunk) and dated_chunks > 5 and position_chunks > 5
 
 
-def test_a_range_within_a_span_answers_as_the_index_in_every_order(small_grid, tier):
+@pytest.mark.parametrize("shape", ["range within span", "range", "span"])
+def test_a_range_within_a_span_answers_as_the_index_in_every_order(small_grid, tier, shape):
     """Random ranges of positions (bounds, one position, any of several) within random spans of
     dates (one bound or two, at a chunk's first entry or between), with nodes left out by id,
     anonymous, with a realm's password or in preview, in every order, by page number and by
-    cursor, answer as the index does: each request is plain (Scope.dates)."""
+    cursor, answer as the index does: each request is plain (Scope.dates). So do ranges alone and
+    spans alone, half of them in the default order (counted in the `id` listing's chunks by the
+    `id` order's grids: `_counted_walk`)."""
     app, site = small_grid
     client = app.test_client()
     articles = [n for n in site["nodes"] if n["type"] == "Article"]
@@ -140,7 +143,9 @@ def test_a_range_within_a_span_answers_as_the_index_in_every_order(small_grid, t
     for _ in range(tries):
         url = "/api/articles?itemsPerPage=" + rng.choice(("3", "7"))
         form = rng.choice(("range", "range", "equals", "any"))
-        if form == "range":
+        if shape == "span":
+            pass
+        elif form == "range":
             low, high = sorted(rng.sample(positions, 2))
             url += f"&node.position[gte]={low}&node.position[lt]={high}"
         elif form == "equals":
@@ -148,9 +153,10 @@ def test_a_range_within_a_span_answers_as_the_index_in_every_order(small_grid, t
         else:
             url += "".join(f"&node.position[]={p}" for p in rng.sample(positions, 6))
         for bound in rng.sample(("after", "strictly_before", "before", "strictly_after"),
-                                rng.choice((1, 2))):  # fmt: skip
+                                rng.choice((1, 2)) if shape != "range" else 0):  # fmt: skip
             url += f"&publishedAt[{bound}]={rng.choice(dates)[:10]}"
-        url += "&" + rng.choice(ORDERS)
+        default_order = shape != "range within span" and rng.random() < 0.5
+        url += "&" + ("" if default_order else rng.choice(ORDERS))
         if rng.random() < 0.3:
             url += "".join(f"&not[node.id][]={n['id']}" for n in rng.sample(articles, 8))
         if rng.random() < 0.5:
@@ -170,7 +176,8 @@ def test_a_range_within_a_span_answers_as_the_index_in_every_order(small_grid, t
             expected = [walked(client, page, headers) for page in pages]
         assert served == expected, url
         listed += any(body["hydra:member"] for body in served[0])
-    assert all(scope is not None and scope.dates is not None for scope in plain)
+    within = shape == "range within span"
+    assert all(scope is not None and (scope.dates is not None) == within for scope in plain)
     assert listed > tries // 2
 
 
@@ -373,3 +380,91 @@ def assert_the_cursor_walk_is_the_index_s(client, url, count):
         on_the_index(patch)
         assert walked(client, f"{url}&cursor=", {}) == served
     assert sum(len(b["hydra:member"]) for b in served) == count
+
+
+def test_the_id_order_s_grid_counts_each_chunk_s_sources_by_id_chunk(small_grid):
+    """The document of chunk n of a listing's position (or date) order in its grid of the `id`
+    order holds, per calendar group, the sources of that order's chunks 0 to n in each chunk of
+    the `id` listing (`counts`) and their number (`count`), as the chunks of the listings hold
+    them."""
+    app, _ = small_grid
+    with app.app_context():
+        generation = get_store().generation(get_store().live()["version"])
+
+    def chunks_of(order):
+        head = generation.listing_chunks([listing_id("Article", "en", None, 0, order)])
+        count = head[listing_id("Article", "en", None, 0, order)]["chunks"]
+        found = generation.listing_chunks(
+            [listing_id("Article", "en", None, n, order) for n in range(count)]
+        )
+        return [found[listing_id("Article", "en", None, n, order)]["ids"] for n in range(count)]
+
+    by_id = chunks_of("id")
+    id_chunk = {source_id: number for number, ids in enumerate(by_id) for source_id in ids}
+    assert len(by_id) > 5
+    for spanned in ("position", "date"):
+        seen = [0] * len(by_id)
+        spanned_chunks = chunks_of(spanned)
+        assert len(spanned_chunks) > 5
+        for number, ids in enumerate(spanned_chunks):
+            for source_id in ids:
+                seen[id_chunk[source_id]] += 1
+            document_id = id_grid_id("Article", "en", None, number, spanned)
+            found = generation.listing_chunks([document_id])[document_id]
+            assert set(found) == {"_id", "groups"} and len(found["groups"]) == 1
+            group = found["groups"][0]
+            assert group["counts"] == seen and group["count"] == sum(seen), (spanned, number)
+        assert sum(seen) == len(id_chunk)
+
+
+@pytest.mark.parametrize(
+    "span, spanned",
+    [
+        ("node.position[gt]=100&node.position[lte]=200", "position"),
+        ("publishedAt[after]=2022-01-01&publishedAt[strictly_before]=2023-01-01", "date"),
+    ],
+)
+def test_a_span_in_the_default_order_reads_the_id_chunks_holding_its_page(
+    make_app, monkeypatch, tier, span, spanned
+):
+    """On the generated site of 1,000 sources (473 English articles) with listings of 10 entries
+    per chunk, in the default order (`_id`): the 100 articles of positions 101 to 200 (whose
+    `_id` follow the positions: ten `id` chunks past chunk 0), and the 98 articles of one year
+    (about one entry in five of each `id` chunk). Chunk 0 of the `id` listing does not hold a
+    page, and each span lies in about ten chunks of its own order, which reading it whole
+    (`_span_read`) would read. The page is walked instead in the `id` chunks the `id` order's grid
+    counts (`_counted_walk`): every `id` chunk read past the first holds an entry of the span, and
+    no chunk of the span's order but the two across its bounds is read. Pages by number and a
+    cursor walk answer as the index does."""
+    app, site, client = thousand_in_small_chunks(make_app, monkeypatch, tier)
+    ids = {
+        n["sources"]["en"]["id"]
+        for n in site["nodes"]
+        if n["type"] == "Article"
+        and (
+            100 < n["position"] <= 200
+            if spanned == "position"
+            else n["sources"]["en"]["published_at"].startswith("2022")
+        )
+    }
+    url = f"/api/articles?_locale=en&{span}&itemsPerPage=4"
+    asked = recording_listing_reads(monkeypatch)
+    for page in (1, 2, 3):
+        asked.clear()
+        body = client.get(f"{url}&page={page}").json
+        assert len(body["hydra:member"]) == 4 and body["hydra:totalItems"] == len(ids) > 90
+        read = [chunk_id for found in asked for chunk_id in found]
+        by_id = [c for c in read if "|id|" in c and c.split("|")[-1] != "0"]
+        held = generation_chunks(app, by_id)
+        assert by_id and len(by_id) <= 2 + page, by_id
+        # the walk's first chunk (read with the grid, when chunk 0 does not hold the page)
+        assert sum(not ids & set(chunk["ids"]) for chunk in held.values()) <= 1, by_id
+        own = [c for c in read if "|id-grid|" not in c and "|grid|" not in c
+               and (f"|{spanned}|" in c if spanned == "position" else
+                    c.startswith("Article|en|-|") and c.count("|") == 3)
+               and c.split("|")[-1] not in ("0", "tally")]  # fmt: skip
+        assert len(own) <= 3, own
+        with pytest.MonkeyPatch.context() as patch:
+            on_the_index(patch)
+            assert client.get(f"{url}&page={page}").json == body
+    assert_the_cursor_walk_is_the_index_s(client, url, len(ids))
