@@ -359,8 +359,12 @@ also has a column per chunk of the date listing, `_id` `<type>|<locale>|<group>|
 per group, the sources of date chunks 0 to n (`count`) and how many of them each chunk of the
 position listing holds (`counts`), read by a page by position of a span of dates (or of a range
 within one): the column before the span's first whole date chunk and the column of its last give,
-by difference, which position chunks hold its sources (docs/performance.md, bounded listed pages,
-ranges of positions, grids). One
+by difference, which position chunks hold its sources. And per chunk of the position listing and
+of the date listing, the same in each chunk of the `id` listing, `_id`
+`<type>|<locale>|<group>|position|id-grid|<n>` and `<type>|<locale>|<group>|date|id-grid|<n>`: a
+page in the default order of a range of positions or of a span of dates reads two of them to know
+which `id` chunks hold its sources (docs/performance.md, bounded listed pages, ranges of positions,
+grids). One
 more document, `{{_id: "{LISTED_PARENTS_ID}", ids: [...]}}`, lists the listed parents (none in the
 demo site: its largest parent has 13 children); the site model reads it once per generation, and a
 `node.parent` request for one of them (or for its `node.parent.nodeName`) is plain. Another, `{{_id:
@@ -414,6 +418,7 @@ EXAMPLES: dict[str, list[Any]] = {
         "Article|en|5|position|tally",
         "Article|en|5|position|grid|0",
         "Article|en|5|date|grid|0",
+        "Article|en|5|position|id-grid|0",
         "Article|en|tags=1+4|0",
         LISTED_PARENTS_ID,
         TAG_COMBINATIONS_ID,
