@@ -291,12 +291,8 @@ def test_a_sparse_range_by_date_reads_the_date_chunks_holding_its_page(make_app,
            if n["type"] == "Article" and 100 < n["position"] <= 200}  # fmt: skip
     url = ("/api/articles?_locale=en&node.position[gt]=100&node.position[lte]=200"
            "&order[publishedAt]=desc&itemsPerPage=4")  # fmt: skip
-    asked = recording_listing_reads(monkeypatch)
-    for page in (1, 2, 3):
-        asked.clear()
-        body = client.get(f"{url}&page={page}").json
+    for page, body, read in pages_read(client, url, monkeypatch):
         assert len(body["hydra:member"]) == 4 and body["hydra:totalItems"] == len(ids) == 100
-        read = [chunk_id for found in asked for chunk_id in found]
         dated = [c for c in read if c.startswith("Article|en|-|") and c.split("|")[-1] != "0"
                  and "|position|" not in c]  # fmt: skip
         held = generation_chunks(app, dated)
@@ -308,6 +304,15 @@ def test_a_sparse_range_by_date_reads_the_date_chunks_holding_its_page(make_app,
             on_the_index(patch)
             assert client.get(f"{url}&page={page}").json == body
     assert_the_cursor_walk_is_the_index_s(client, url, len(ids))
+
+
+def pages_read(client, url, monkeypatch):
+    """Pages 1 to 3 of `url` by number: each with its body and the listing documents it read."""
+    asked = recording_listing_reads(monkeypatch)
+    for page in (1, 2, 3):
+        asked.clear()
+        body = client.get(f"{url}&page={page}").json
+        yield page, body, [chunk_id for found in asked for chunk_id in found]
 
 
 def generation_chunks(app, chunk_ids):
@@ -334,12 +339,8 @@ def test_a_narrow_span_by_position_reads_the_position_chunks_holding_its_page(
         "/api/articles?_locale=en&publishedAt[after]=2022-01-01"
         "&publishedAt[strictly_before]=2023-01-01&order[node.position]=asc&itemsPerPage=4"
     )
-    asked = recording_listing_reads(monkeypatch)
-    for page in (1, 2, 3):
-        asked.clear()
-        body = client.get(f"{url}&page={page}").json
+    for page, body, read in pages_read(client, url, monkeypatch):
         assert len(body["hydra:member"]) == 4 and body["hydra:totalItems"] == len(ids) > 60
-        read = [chunk_id for found in asked for chunk_id in found]
         positioned = [c for c in read if "|position|" in c and c.split("|")[-1] != "0"]
         held = generation_chunks(app, positioned)
         assert len(positioned) <= 3 + 2 * page, positioned
@@ -448,12 +449,8 @@ def test_a_span_in_the_default_order_reads_the_id_chunks_holding_its_page(
         )
     }
     url = f"/api/articles?_locale=en&{span}&itemsPerPage=4"
-    asked = recording_listing_reads(monkeypatch)
-    for page in (1, 2, 3):
-        asked.clear()
-        body = client.get(f"{url}&page={page}").json
+    for page, body, read in pages_read(client, url, monkeypatch):
         assert len(body["hydra:member"]) == 4 and body["hydra:totalItems"] == len(ids) > 90
-        read = [chunk_id for found in asked for chunk_id in found]
         by_id = [c for c in read if "|id|" in c and c.split("|")[-1] != "0"]
         held = generation_chunks(app, by_id)
         assert by_id and len(by_id) <= 2 + page, by_id
