@@ -321,10 +321,12 @@ def listing_id(
     return f"{key}|{number}" if order == "date" else f"{key}|{order}|{number}"
 
 
-def tally_id(node_type: str, locale: str, group: Group, *, preview: bool = False) -> str:
-    """The `_id` of a position listing's tally (what each of its chunks counts, per calendar
+def tally_id(
+    node_type: str, locale: str, group: Group, *, preview: bool = False, order: str = "position"
+) -> str:
+    """The `_id` of a listing's tally in `order` (what each of its chunks counts, per calendar
     group: app/fixture/listings.py), next to its chunks in `listings`."""
-    return f"{_listing_key(node_type, locale, group, preview)}|position|tally"
+    return f"{_listing_key(node_type, locale, group, preview)}|{order}|tally"
 
 
 def grid_id(

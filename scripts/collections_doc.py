@@ -345,7 +345,11 @@ the preview class): per chunk, its first and last entries (`from`, `to`: `positi
 its groups as a calendar month has them (count, first and last `published_at` per realm set,
 visibility, block and noIndex), read with the chunks 0 by a request filtering a range of positions
 (`node.position[gt]=8`, `[between]`...): the chunks wholly inside the range are counted from it, the
-chunks across its bounds (and those holding a source scheduled ahead) from their entries. And a
+chunks across its bounds (and those holding a source scheduled ahead) from their entries. The date
+and `id` listings have tallies too, `_id` `<type>|<locale>|<group>|date|tally` and
+`<type>|<locale>|<group>|id|tally`, with the groups of each chunk only: a page whose walk keeps few
+entries (`node.visible=false`, a realm few sources are in) reads them when it walks past its first
+chunks, then reads only the chunks holding an entry it lists, in one read. And a
 grid, one row per chunk, `_id` `<type>|<locale>|<group>|position|grid|<n>`: per group (realm set,
 visibility, block, noIndex), the sources of chunks 0 to n (`count`) and how many of them each
 chunk of the date listing holds (`counts`, newest chunk first), read by a request filtering a range
@@ -416,6 +420,7 @@ EXAMPLES: dict[str, list[Any]] = {
         "Article|en|5|id|0",
         "Article|en|5|position|0",
         "Article|en|5|position|tally",
+        "Article|en|5|date|tally",
         "Article|en|5|position|grid|0",
         "Article|en|5|date|grid|0",
         "Article|en|5|position|id-grid|0",

@@ -2192,3 +2192,70 @@ def test_the_no_index_filter_is_plain_and_answers_as_the_index(small_chunks, mon
     on_the_index(monkeypatch)
     for url, answer in zip(NO_INDEX_URLS, served, strict=True):
         assert walk(url) == answer, url
+
+
+RARE_GROUP = [
+    f"/api/articles?node.visible=false{order}"
+    for order in (
+        "",
+        "&order[publishedAt]=desc",
+        "&order[publishedAt]=asc&itemsPerPage=3&page=2",
+        "&order[node.position]=asc",
+        "&order[node.position]=desc&cursor=",
+    )
+]
+
+
+def test_a_rare_group_reads_the_chunks_holding_it_in_a_few_reads(make_app, monkeypatch, tier):
+    """Ten hidden articles (`node.visible=false`) on the generated sites of 200 and 1,000
+    sources with listings of 10 entries per chunk (about 10 and 50 chunks per translation): a
+    walk that keeps few entries reads, past its first chunks, the chunks its listings' tallies
+    say hold one (walk._Tallies), not every chunk one command at a time; so each order costs
+    at most 7 commands at both sizes (35 to 78 at 1,000 before), and reads, after the tallies
+    (read with the first chunk it reaches past its first read), only chunks that hold a hidden
+    article, with the answer the index's. On the mongomock tier only (FerretDB 1.24 reads the
+    whole listings collection for each read: the walk's answers are compared with the index on
+    both tiers by the random tests)."""
+    if tier != "mongomock":
+        pytest.skip("commands and chunks read, the same on any engine: mongomock tier")
+    monkeypatch.setattr(materialised, "LISTING_HEAD", 10)
+    monkeypatch.setattr(materialised, "LISTING_CHUNK", 10)
+    counts, walks = {}, {200: 0, 1000: 0}
+    for size in (200, 1000):
+        site = generate(sources=size, blocks=30, depth=3, menu=60, seed=1)
+        hidden = random.Random(size).sample(
+            [n for n in site["nodes"] if n["type"] == "Article"], 10
+        )
+        for article in hidden:
+            article["visible"] = False
+        hidden_ids = {s["id"] for n in hidden for s in n["sources"].values()}
+        app = make_app(site, RESPONSE_CACHE=False, MONGODB_TIMEOUT_MS=30000)
+        client, store = app.test_client(), app.extensions["cms.store"]
+        client.get("/api/articles")  # the site model
+        asked = recording_listing_reads(monkeypatch)
+        counts[size] = []
+        for url in RARE_GROUP:
+            asked.clear()
+            body, count = commands(client, store, url)
+            counts[size].append(count)
+            assert {m["@id"] for m in body["hydra:member"]} and all(
+                int(m["@id"].rsplit("/", 1)[1]) in hidden_ids for m in body["hydra:member"]
+            ), url
+            # after the read of the tallies (with the first chunk reached past the first read)
+            tallies = [n for n, found in enumerate(asked) if any("|tally" in c for c in found)]
+            tallied = tallies[0] if tallies else len(asked)
+            walks[size] += tallied < len(asked)
+            walked_chunks = [c for found in asked[tallied + 1 :] for c in found]
+            with app.app_context():
+                generation = get_store().generation(get_store().live()["version"])
+            held = generation.listing_chunks(walked_chunks)
+            assert all(hidden_ids & set(chunk["ids"]) for chunk in held.values()), (
+                url,
+                size,
+                walked_chunks,
+            )
+            with pytest.MonkeyPatch.context() as patch:
+                on_the_index(patch)
+                assert client.get(url).json == body, (size, url)
+    assert max(counts[200] + counts[1000]) <= 7, counts
+    assert walks[1000] == len(RARE_GROUP), walks  # each walked past its first read

@@ -139,7 +139,10 @@ def test_a_range_within_a_span_answers_as_the_index_in_every_order(small_grid, t
     dates = sorted({s["published_at"] for n in articles for s in n["sources"].values()
                     if s.get("published_at")})  # fmt: skip
     rng, plain, listed = random.Random(7), [], 0
-    tries = RANDOM_TRIES[tier] * 2
+    # the shapes alone walk further on FerretDB 1.24, which reads its whole listings collection
+    # for each read: fewer of them there (they are drawn on mongomock in full)
+    within = shape == "range within span"
+    tries = RANDOM_TRIES[tier] * 2 if within or tier == "mongomock" else RANDOM_TRIES[tier] // 2
     for _ in range(tries):
         url = "/api/articles?itemsPerPage=" + rng.choice(("3", "7"))
         form = rng.choice(("range", "range", "equals", "any"))
@@ -176,7 +179,6 @@ def test_a_range_within_a_span_answers_as_the_index_in_every_order(small_grid, t
             expected = [walked(client, page, headers) for page in pages]
         assert served == expected, url
         listed += any(body["hydra:member"] for body in served[0])
-    within = shape == "range within span"
     assert all(scope is not None and (scope.dates is not None) == within for scope in plain)
     assert listed > tries // 2
 

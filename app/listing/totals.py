@@ -196,14 +196,16 @@ def _cells(reads: Reads, grid_id: str | None) -> dict[tuple[Any, ...], dict[str,
 
 class _Part(NamedTuple):
     """One listing's share of a span counted per chunk of another order (`chunk_counts`): the
-    span's bounds in its own order (exclusive marks), the runs of that order's chunks wholly
-    inside it counted from the grid (first, last), and the chunks across its bounds, counted from
-    their entries."""
+    span's bounds in its own order (exclusive marks), the first and last of that order's chunks
+    wholly inside it, counted from the grid (None: none), the chunks across its bounds, counted
+    from their entries, and the chunks inside whose sources still to come are taken away from
+    the grid's counts (`ahead`: by position in the default order)."""
 
     key: Key
     bounds: tuple[Bound | None, Bound | None]
-    runs: list[tuple[int, int]]
+    inner: tuple[int, int] | None
     edges: list[int]
+    ahead: list[int]
 
 
 def _parts(
@@ -211,10 +213,10 @@ def _parts(
 ) -> list[_Part]:
     """Each listing of `keys` with its share of the scope's span in the `spanned` order: of a
     range of positions (each of several: walk.per_range), from its tally (read already), in the
-    default order with the chunks holding a source still to come among those across (the `id`
-    order does not set them apart, as the date order does: `_position_chunks`); of a span of
-    dates (a span, or Scope.dates; up to now outside preview), from its date listing's chunk 0
-    (read already: `_date_chunks`)."""
+    default order with the chunks inside that hold a source still to come (the `id` order does
+    not set those apart, as the date order does: walk.ahead); of a span of dates (a span, or
+    Scope.dates; up to now outside preview), from its date listing's chunk 0 (read already:
+    `_date_chunks`)."""
     visibility = reads.visibility
     found: list[_Part] = []
     if spanned.name == DATE.name:
@@ -223,27 +225,28 @@ def _parts(
             head = reads.get(walk.listing_chunk_id(key, 0, DATE.name))
             if head is not None:
                 inner, edges = _date_chunks(head, dates)
-                found.append(_Part(key, dates, _runs(inner), edges))
+                found.append(_Part(key, dates, _first_last(inner), edges, []))
         return found
-    ahead_too = visibility if walked.name == DEFAULT.name else None
     for key in keys:
         tally = reads.get(walk.tally_doc_id(key))
         for part in walk.per_range(scope) if tally else ():
             positions = walk.window(part, visibility, POSITION, descending=False)
-            inner, edges = _position_chunks(tally, scope, *positions, visibility=ahead_too)
-            found.append(_Part(key, positions, _runs(inner), edges))
+            inner, edges = _position_chunks(tally, scope, *positions)
+            ahead = [
+                number
+                for number in inner
+                if walked.name == DEFAULT.name
+                and walk.ahead(
+                    [g for g in tally["chunks"][number]["groups"] if scope.allows(g)], visibility
+                )
+            ]
+            found.append(_Part(key, positions, _first_last(inner), edges, ahead))
     return found
 
 
-def _runs(numbers: list[int]) -> list[tuple[int, int]]:
-    """Ascending chunk numbers as runs of consecutive ones (first, last)."""
-    runs: list[tuple[int, int]] = []
-    for number in numbers:
-        if runs and runs[-1][1] == number - 1:
-            runs[-1] = (runs[-1][0], number)
-        else:
-            runs.append((number, number))
-    return runs
+def _first_last(numbers: list[int]) -> tuple[int, int] | None:
+    """The first and last of consecutive chunk numbers (None: none)."""
+    return (numbers[0], numbers[-1]) if numbers else None
 
 
 class Counting(NamedTuple):
@@ -263,16 +266,18 @@ def counting_reads(
     """What `chunk_counts` reads of the listings `keys` once their tallies (a range of
     positions) or their date listings' chunks 0 (a span of dates) are read: the chunks across
     the span's bounds in its own order (those a total of the span reads too: `position_total`,
-    `rectangle_total`) and two grid documents per run of chunks wholly inside it."""
+    `rectangle_total`; by position in the default order, with the chunks inside holding a source
+    still to come, which `position_total` reads too) and the two grid documents that count the
+    chunks wholly inside it."""
     found = Counting([], [])
     for part in _parts(reads, scope, keys, spanned, walked):
-        found.edges.extend(walk.listing_chunk_id(part.key, n, spanned.name) for n in part.edges)
-        found.grids.extend(
-            walk.grid_doc_id(part.key, n, spanned, walked)
-            for first, last in part.runs
-            for n in (first - 1, last)
-            if n >= 0
-        )
+        chunks = [*part.edges, *part.ahead]
+        found.edges.extend(walk.listing_chunk_id(part.key, n, spanned.name) for n in chunks)
+        if part.inner is not None:
+            first, last = part.inner
+            found.grids.extend(
+                walk.grid_doc_id(part.key, n, spanned, walked) for n in (first - 1, last) if n >= 0
+            )
     return found
 
 
@@ -290,10 +295,11 @@ def chunk_counts(
     the groups the request may see, for the chunks wholly inside the window (`window`, ascending
     exclusive marks: walk.window); the others (across its bounds) are not known. Read in one
     read (a range's tallies first if not yet), what `counting_reads` names: the difference of two
-    grid documents gives the sources of a run of chunks between in each walked chunk, the chunks
-    across the span's bounds are counted from their entries. The sources left out by id are
-    counted too (a walk reads past as many). So a page of a sparse span in another order reads
-    the chunks holding it, not the span (app/listing/listings.py)."""
+    grid documents gives the sources of the chunks between in each walked chunk (less, by
+    position in the default order, those still to come of the chunks holding some, from their
+    entries), the chunks across the span's bounds are counted from their entries. The sources
+    left out by id are counted too (a walk reads past as many). So a page of a sparse span in
+    another order reads the chunks holding it, not the span (app/listing/listings.py)."""
     visibility = reads.visibility
     keys = list(numbers)
     if spanned.name == POSITION.name:
@@ -306,17 +312,19 @@ def chunk_counts(
             continue
         inside, chunk_of = _walked_chunks(head, walked, window)
         counts = found.setdefault(part.key, dict.fromkeys(inside, 0))
-        for number in part.edges:
-            for e in walk.listing_entries(reads, part.key, [number], spanned.name, forward=True):
-                if (
-                    walk.between(spanned.key(e), *part.bounds)
-                    and walk.between(walked.key(e), *window)
-                    and walk.shown(scope, visibility, e)
-                    and chunk_of(walked.key(e)) in counts
-                ):
-                    counts[chunk_of(walked.key(e))] += 1
-        for run in part.runs:
-            for number, count in _between(reads, scope, part.key, run, spanned, walked,
+
+        for numbers, step in ((part.edges, 1), (part.ahead, -1)):
+            for e in walk.listing_entries(reads, part.key, numbers, spanned.name, forward=True):
+                number = chunk_of(walked.key(e))
+                if not walk.between(walked.key(e), *window) or number not in counts:
+                    continue
+                if step > 0:  # across the span's bounds: those in it the request lists
+                    kept = walk.between(spanned.key(e), *part.bounds)
+                    counts[number] += kept and walk.shown(scope, visibility, e)
+                elif e[0] > visibility.now and scope.admits(e[2], e[4], e[5], e[6]):
+                    counts[number] -= 1  # counted by the grid, not shown yet
+        if part.inner is not None:
+            for number, count in _between(reads, scope, part.key, part.inner, spanned, walked,
                                           list(counts)).items():  # fmt: skip
                 counts[number] += count
     return found
@@ -392,7 +400,7 @@ def _position_chunks(
 ) -> tuple[list[int], list[int]]:
     """The chunks of a position listing (its tally's) wholly inside a range of positions
     (exclusive marks) and those across its bounds that hold a source the request may see;
-    with a `visibility`, those inside holding a source still to come for it (`_ahead`) are
+    with a `visibility`, those inside holding a source still to come for it (`walk.ahead`) are
     across too."""
     inner: list[int] = []
     across: list[int] = []
@@ -402,17 +410,11 @@ def _position_chunks(
             continue
         allowed = [g for g in chunk["groups"] if scope.allows(g)]
         inside = (lower is None or first > lower) and (upper is None or last < upper)
-        if inside and not (visibility is not None and _ahead(allowed, visibility)):
+        if inside and not (visibility is not None and walk.ahead(allowed, visibility)):
             inner.append(number)
         elif allowed:
             across.append(number)
     return inner, across
-
-
-def _ahead(groups: list[dict[str, Any]], visibility: Visibility) -> bool:
-    """Whether a chunk's calendar groups hold a source still to come (published after now),
-    outside preview (in preview every source is shown)."""
-    return not visibility.preview and any(g["last"] > visibility.now for g in groups if "last" in g)
 
 
 def position_total(reads: Reads, scope: Scope) -> int:
@@ -439,7 +441,7 @@ def position_total(reads: Reads, scope: Scope) -> int:
                 if not allowed:
                     continue
                 first, last = _tally_bounds(chunk)
-                ahead = _ahead(allowed, visibility)
+                ahead = walk.ahead(allowed, visibility)
                 for lower, upper in bounds:
                     if (lower is not None and last <= lower) or (
                         upper is not None and first >= upper

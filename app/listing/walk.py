@@ -254,9 +254,11 @@ def _listed(
     forward = order.forward(descending)
     reach = chunks_needed(reads, orders, order, needed, backwards=not forward)
     reads.read_missing(first_chunks(orders, order, reach))
+    # past the chunks read first, by the tallies (not when told which chunks to walk)
+    tallies = None if numbers else _Tallies(reads, scope, order, orders, needed)
 
     def read(key: Key) -> Iterator[Entry]:
-        return listing_entries(reads, key, orders[key], order.name, forward)
+        return listing_entries(reads, key, orders[key], order.name, forward, tallies)
 
     def listed(firsts: list[Key], *others: list[Key]) -> list[Iterator[Entry]]:
         """Each listing, with the other tags' (a second, a third) of the same type and
@@ -346,9 +348,15 @@ def listing_chunk_id(key: Key, number: int, order: str) -> str:
     return listing_id(node_type, locale, group, number, order, preview=preview)
 
 
-def tally_doc_id(key: Key) -> str:
+def tally_doc_id(key: Key, order: str = "position") -> str:
     node_type, locale, group, preview = key
-    return tally_id(node_type, locale, group, preview=preview)
+    return tally_id(node_type, locale, group, preview=preview, order=order)
+
+
+def ahead(groups: list[dict[str, Any]], visibility: Visibility) -> bool:
+    """Whether a chunk's calendar groups hold a source still to come (published after now),
+    outside preview (in preview every source is shown)."""
+    return not visibility.preview and any(g["last"] > visibility.now for g in groups if "last" in g)
 
 
 def grid_doc_id(key: Key, number: int, spanned: Order, walked: Order) -> str:
@@ -461,17 +469,83 @@ def chunk_starts(head: Chunk, order: Order) -> list[Bound]:
     ]  # fmt: skip
 
 
+@dataclass
+class _Tallies:
+    """How a walk (`_listed`) reads the chunks past those it reads first, from its listings'
+    tallies (per chunk, its calendar groups: app/fixture/listings.py): the first chunk reached
+    that is not read yet is read with every walked listing's tally, in one read, as before;
+    any further one, with the chunks after it in its listing that hold an entry the request may
+    see (an allowed group), as far as those (not holding a source still to come: `ahead`) count
+    `needed` entries, in one read, and so for every walked listing from its first chunk not
+    read yet (where its walk goes on). A chunk that holds none is not read at all. So a walk keeping
+    few of the entries (a rare group: `node.visible=false`, `noIndex=true`, a realm few sources
+    are in) reads the chunks that hold its page in a few reads, not one read per chunk; entries
+    the counts include that the walk drops (left out by id, outside a span) make it read on the
+    same way."""
+
+    reads: Reads
+    scope: Scope
+    order: Order
+    numbers: dict[Key, list[int]]
+    needed: int
+    known: bool = False
+
+    def read_from(self, key: Key, number: int) -> bool:
+        """Reads chunk `number` of listing `key` (reached, not read yet), with the tallies or
+        the chunks after it that hold the walk; True when it holds no entry the request may see
+        (not read)."""
+        order = self.order.name
+        if not self.known:
+            self.known = True
+            tallies = [tally_doc_id(other, order) for other in self.numbers]
+            self.reads.read_missing([listing_chunk_id(key, number, order), *tallies])
+            return False
+        if self._allowed(key, number) == []:
+            return True
+        self.reads.read_missing([c for other in self.numbers for c in self._holding(other)])
+        return False
+
+    def _holding(self, key: Key) -> list[str]:
+        """The chunks of a listing not read yet, in reading order, that hold an entry the
+        request may see, as far as those not holding one still to come count `needed`."""
+        found, reached = [], 0
+        for number in self.numbers[key]:
+            chunk_id = listing_chunk_id(key, number, self.order.name)
+            groups = self._allowed(key, number)
+            if chunk_id in self.reads.chunks or groups == []:
+                continue
+            found.append(chunk_id)
+            if groups is not None and not ahead(groups, self.reads.visibility):
+                reached += sum(g["count"] for g in groups)
+            if reached >= self.needed:
+                break
+        return found
+
+    def _allowed(self, key: Key, number: int) -> list[dict[str, Any]] | None:
+        """The groups of a chunk that the request may see (None: not known)."""
+        tally = self.reads.get(tally_doc_id(key, self.order.name))
+        if tally is None or number >= len(tally["chunks"]):
+            return None
+        return [g for g in tally["chunks"][number]["groups"] if self.scope.allows(g)]
+
+
 def listing_entries(
     reads: Reads,
     key: Key,
     numbers: list[int],
     order: str,
     forward: bool,
+    tallies: _Tallies | None = None,
 ) -> Iterator[Entry]:
     """The entries of one listing in reading order; a chunk not read yet is read when reached,
-    and kept (a walk of the same listing again does not read it again)."""
+    and kept (a walk of the same listing again does not read it again); with `tallies`, with
+    the chunks after it that hold the walk, and not at all when it holds no entry the request
+    may see (`_Tallies`)."""
     for number in numbers:
         chunk_id = listing_chunk_id(key, number, order)
+        if chunk_id not in reads.chunks and tallies is not None:
+            if tallies.read_from(key, number):
+                continue  # it holds nothing the request may see
         reads.read_missing([chunk_id])
         chunk = reads.get(chunk_id)
         if chunk is None:  # not written: the listing ends here
