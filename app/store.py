@@ -65,7 +65,9 @@ LIVE_ID = "live"
 # a plain filter. Layout 14: the grids have columns too (query_plan.column_id), so that a page by
 # position of a span of dates reads the position chunks that hold it. Layout 15: the grids count
 # in the chunks of the `id` listing too (query_plan.id_grid_id), so that a page in the default
-# order of a range of positions or of a span of dates reads the chunks that hold it.
+# order of a range of positions or of a span of dates reads the chunks that hold it, and the date
+# and `id` listings have tallies (query_plan.tally_id), so that a walk keeping few entries reads
+# the chunks that hold some.
 LAYOUT = 15
 
 # The translations per node that the first batch of a read of nodes' sources holds: such a read is

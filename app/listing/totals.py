@@ -391,28 +391,19 @@ def _date_chunks(
 
 
 def _position_chunks(
-    tally: Chunk,
-    scope: Scope,
-    lower: Bound | None,
-    upper: Bound | None,
-    *,
-    visibility: Visibility | None = None,
+    tally: Chunk, scope: Scope, lower: Bound | None, upper: Bound | None
 ) -> tuple[list[int], list[int]]:
     """The chunks of a position listing (its tally's) wholly inside a range of positions
-    (exclusive marks) and those across its bounds that hold a source the request may see;
-    with a `visibility`, those inside holding a source still to come for it (`walk.ahead`) are
-    across too."""
+    (exclusive marks) and those across its bounds that hold a source the request may see."""
     inner: list[int] = []
     across: list[int] = []
     for number, chunk in enumerate(tally["chunks"]):
         first, last = _tally_bounds(chunk)
         if (lower is not None and last <= lower) or (upper is not None and first >= upper):
             continue
-        allowed = [g for g in chunk["groups"] if scope.allows(g)]
-        inside = (lower is None or first > lower) and (upper is None or last < upper)
-        if inside and not (visibility is not None and walk.ahead(allowed, visibility)):
+        if (lower is None or first > lower) and (upper is None or last < upper):
             inner.append(number)
-        elif allowed:
+        elif any(scope.allows(g) for g in chunk["groups"]):
             across.append(number)
     return inner, across
 

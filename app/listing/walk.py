@@ -515,7 +515,9 @@ class _Tallies:
             if chunk_id in self.reads.chunks or groups == []:
                 continue
             found.append(chunk_id)
-            if groups is not None and not ahead(groups, self.reads.visibility):
+            if groups is None:  # not in the tally: read as reached, as without one
+                break
+            if not ahead(groups, self.reads.visibility):
                 reached += sum(g["count"] for g in groups)
             if reached >= self.needed:
                 break
