@@ -38,9 +38,10 @@ serve: $(STAMP) ## Serve with gunicorn (gunicorn.conf.py: threaded workers), WOR
 
 # Test processes (pytest-xdist): `auto` is one per CPU (8 at most), each FerretDB-tier one with
 # its own FerretDB; TEST_WORKERS=0 runs the suite in this process. Idle processes take tests from
-# busy ones.
+# busy ones. Each tier ends with its 25 slowest tests (CI's 90 minutes: docs/testing.md).
 TEST_WORKERS ?= auto
-PYTEST := $(PY) -m pytest -q --numprocesses=$(TEST_WORKERS) --maxprocesses=8 --dist=worksteal
+PYTEST := $(PY) -m pytest -q --numprocesses=$(TEST_WORKERS) --maxprocesses=8 --dist=worksteal \
+  --durations=25
 
 test: test-mongomock test-ferretdb ## Run the suite on mongomock, then on FerretDB (real server)
 

@@ -357,16 +357,20 @@ def test_a_listing_page_is_the_index_page_at_every_moment(
     pages = [Page(1, 3), Page(3, 2)]
     listed = 0
     turns = itertools.count(0, len(pages))  # each check's first turn (orders_of)
-    # 3 of the 84 moments on FerretDB: node.visible, preview and the translations still rotate
-    for number, now in enumerate(sample(moments(listing_site()), tier, step=28)):
+    # 1 of the 84 moments on FerretDB (the 57th, when most sources are out), whose reads are
+    # those of every moment (chunks by `_id`, each decoding the whole listings collection
+    # there): node.visible, noIndex, preview and the translations rotate over the checks of one
+    # moment, so each takes every value there too
+    for number, now in enumerate(sample(moments(listing_site()), tier, step=84, start=56)):
         for n, locale in enumerate(("en", {"$in": ["en", "fr"]})):
             # preview (the preview listings) rotates with the moment and the translations
             visibility = Visibility(now=now, preview=(number + n) % 2 == 1)
-            for denied in ([], [DENY]):
+            for d, denied in enumerate(([], [DENY])):
                 # the nodes' visibility (node.visible) rotates: either, visible, invisible; and
                 # the sources' noIndex, out of step with it
-                visible = (None, True, False)[number % 3]
-                no_index = (None, True, False)[(number + 1) % 3]
+                turn = number * 4 + n * 2 + d
+                visible = (None, True, False)[turn % 3]
+                no_index = (None, True, False)[(turn + 1) % 3]
                 query = plain_query(node_type, locale, tag, denied, visible, hiding, no_index)
                 listed += check(generation, query, visibility, pages, tier, next(turns))
     if (node_type == "Page" and tag == ("node.parent", ARCHIVE)) or node_type == []:
@@ -690,12 +694,19 @@ URLS = [
 ]
 
 
-@pytest.mark.parametrize("headers", [{}, PASSWORD, BEARER, EDITOR])
-def test_the_http_answer_is_the_index_answer(small_chunks, monkeypatch, headers):
+CALLERS = [{}, PASSWORD, BEARER, EDITOR]
+
+
+@pytest.mark.parametrize("caller", range(len(CALLERS)))
+def test_the_http_answer_is_the_index_answer(small_chunks, monkeypatch, tier, caller):
+    """Every url for every caller on the mongomock tier; on FerretDB, where each read of several
+    listing chunks decodes the whole listings collection, each url for one of them (its turn)."""
     app, _, _ = small_chunks
     client = app.test_client()
+    headers = CALLERS[caller]
     mark = lambda url: "&" if "?" in url else "?"  # noqa: E731
-    urls = [f"{url}{mark(url)}_preview=1" if headers is EDITOR else url for url in URLS]
+    urls = [f"{url}{mark(url)}_preview=1" if headers is EDITOR else url
+            for url in sample(URLS, tier, step=len(CALLERS), start=caller)]  # fmt: skip
     with_listings = [client.get(url, headers=headers) for url in urls]
     monkeypatch.setattr(listings, "serves", lambda sort: None)
     for url, response in zip(urls, with_listings, strict=True):

@@ -41,7 +41,7 @@ SITES = [("generated", 11), ("generated", 12), ("demo", 13), ("free-demo", 14)]
 # sites and requests every day)
 ANCHOR = datetime(2025, 6, 1, 12, tzinfo=UTC)
 # requests at each of 3 moments: fewer on the real server, where each costs tens of commands
-REQUESTS_PER_MOMENT = {"mongomock": 30, "ferretdb": 6}
+REQUESTS_PER_MOMENT = {"mongomock": 30, "ferretdb": 5}
 MOST_PAGES_WALKED = 25
 PASSWORD = {"Authorization": "PasswordQuery letmein"}  # the demo's deny realm
 EDITOR = {
@@ -341,7 +341,8 @@ def test_plain_requests_answer_as_the_index(random_site, tier):
             assert all(status in (200, 400) for status, _ in served), url
             listed += any(body.get("hydra:member") for status, body in served if status == 200)
     # many requests list something (the demo, shuffled and filtered at random, often lists
-    # nothing: 5 of the FerretDB tier's 18 at seed 13), and most take a plain path
+    # nothing), and most take a plain path; on FerretDB's 15 a site's draws still count some
+    # range of positions from the tallies (4 a moment drew none on the freely tagged demo)
     requests = len(moments) * REQUESTS_PER_MOMENT[tier]
     assert listed > requests / 5
     assert sum(scope is not None for scope in plain) > requests / 2
