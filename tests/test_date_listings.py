@@ -357,11 +357,11 @@ def test_a_listing_page_is_the_index_page_at_every_moment(
     pages = [Page(1, 3), Page(3, 2)]
     listed = 0
     turns = itertools.count(0, len(pages))  # each check's first turn (orders_of)
-    # 1 of the 84 moments on FerretDB (the 57th, when most sources are out), whose reads are
-    # those of every moment (chunks by `_id`, each decoding the whole listings collection
-    # there): node.visible, noIndex, preview and the translations rotate over the checks of one
-    # moment, so each takes every value there too
-    for number, now in enumerate(sample(moments(listing_site()), tier, step=84, start=56)):
+    # 1 of the 84 moments on FerretDB (the 78th: every source out but those of 2099, still to
+    # come), whose reads are those of every moment (chunks by `_id`, each decoding the whole
+    # listings collection there): node.visible, noIndex, preview and the translations rotate
+    # over the checks of one moment, so each takes every value there too
+    for number, now in enumerate(sample(moments(listing_site()), tier, step=84, start=77)):
         for n, locale in enumerate(("en", {"$in": ["en", "fr"]})):
             # preview (the preview listings) rotates with the moment and the translations
             visibility = Visibility(now=now, preview=(number + n) % 2 == 1)
@@ -376,7 +376,8 @@ def test_a_listing_page_is_the_index_page_at_every_moment(
     if (node_type == "Page" and tag == ("node.parent", ARCHIVE)) or node_type == []:
         assert listed == 0  # an empty scope of a listed parent: no calendar, no listing
     else:
-        assert listed > (100 if tier == "mongomock" else 10)
+        # on FerretDB, one moment's 8 pages of 2 or 3: 3 (the jazz articles) to 18
+        assert listed > (100 if tier == "mongomock" else 2)
 
 
 @pytest.mark.parametrize("locale", ["en", "fr", {"$in": ["fr", "en"]}])
