@@ -1343,7 +1343,7 @@ def test_a_span_page_and_total_are_the_index_ones_at_every_bound(
     ]  # fmt: skip
     listed = 0
     for number, (condition, now, locale, denied, visible, preview) in enumerate(
-        sample(cases, tier, step=160)
+        sample(cases, tier, step=320)
     ):
         no_index = (None, None, False, True)[number % 4]
         query = {**plain_query(node_type, locale, tag, denied, visible, no_index=no_index),
@@ -1356,7 +1356,8 @@ def test_a_span_page_and_total_are_the_index_ones_at_every_bound(
                 got = by_listing(generation, query, visibility, page, order, descending)
                 assert got == expected, (condition, now, locale, denied, page, descending)
                 listed += len(expected[0])
-    assert listed > (1000 if tier == "mongomock" else 10)
+    # on FerretDB, every 320th case: 9 to 25 members listed
+    assert listed > (1000 if tier == "mongomock" else 5)
 
 
 def test_a_cursor_walk_of_a_span_is_the_index_walk(small_chunks, tier):
