@@ -360,6 +360,49 @@ def test_a_narrow_span_by_position_reads_the_position_chunks_holding_its_page(
     assert_the_cursor_walk_is_the_index_s(client, url, len(ids))
 
 
+@pytest.mark.parametrize("shape", ["range by date", "span by position"])
+def test_two_order_keys_read_the_chunks_holding_the_page_and_its_last_run(
+    make_app, monkeypatch, tier, shape
+):
+    """The two sparse pages above (a range of 100 positions by date, one year's articles by
+    position) with a second order key: walked in the chunks their grids count, as with one key,
+    plus, per listing, the next chunk holding an entry of theirs (the run of the first key's
+    value where the chunks counted end may go on in it, and a run is sorted whole), never the
+    span read whole from its own order's chunks (10 position chunks for the range, about ten
+    date chunks for the year): of those, only the chunks across its bounds, which its total
+    reads. Pages 1 to 3 answer as the index does."""
+    app, site, client = thousand_in_small_chunks(make_app, monkeypatch, tier)
+    if shape == "range by date":
+        ids = {n["sources"]["en"]["id"] for n in site["nodes"]
+               if n["type"] == "Article" and 100 < n["position"] <= 200}  # fmt: skip
+        url = ("/api/articles?_locale=en&node.position[gt]=100&node.position[lte]=200"
+               "&order[publishedAt]=desc&order[node.position]=asc&itemsPerPage=4")  # fmt: skip
+        walked_order, own_order, most = "date", "position", 3
+    else:
+        ids = {n["sources"]["en"]["id"] for n in site["nodes"] if n["type"] == "Article"
+               and n["sources"]["en"]["published_at"].startswith("2022")}  # fmt: skip
+        url = ("/api/articles?_locale=en&publishedAt[after]=2022-01-01"
+               "&publishedAt[strictly_before]=2023-01-01&order[node.position]=asc"
+               "&order[publishedAt]=desc&itemsPerPage=4")  # fmt: skip
+        walked_order, own_order, most = "position", "date", 4
+
+    def chunks_of(read: list[str], name: str) -> list[str]:  # past chunk 0, not a tally or grid
+        prefix = "Article|en|-|" + ("position|" if name == "position" else "")
+        return [c for c in read if c.startswith(prefix) and c[len(prefix):].isdigit()
+                and c[len(prefix):] != "0"]  # fmt: skip
+
+    for page, body, read in pages_read(client, url, monkeypatch):
+        assert len(body["hydra:member"]) == 4 and body["hydra:totalItems"] == len(ids) > 60
+        walked = chunks_of(read, walked_order)
+        held = generation_chunks(app, walked)
+        assert walked and all(ids & set(chunk["ids"]) for chunk in held.values()), walked
+        assert len(walked) <= most + page, walked
+        assert len(chunks_of(read, own_order)) <= 3, read
+        with pytest.MonkeyPatch.context() as patch:
+            on_the_index(patch)
+            assert client.get(f"{url}&page={page}").json == body
+
+
 def thousand_in_small_chunks(make_app, monkeypatch, tier):
     """The app of the generated site of 1,000 sources with listings of 10 entries per chunk, its
     site model built, the site and a client. On the mongomock tier only: what these tests pin is

@@ -33,7 +33,7 @@ from app.listing import calendar, totals, walk
 from app.listing.params import Page
 from app.listing.scopes import INF, Role, Scope
 from app.listing.tag_conditions import TagSet
-from app.listing.walk import BY_FIELD, DATE, DEFAULT, POSITION, Entry, Order, Reads
+from app.listing.walk import BY_FIELD, DATE, DEFAULT, POSITION, Entry, Key, Order, Reads
 from app.publication import Visibility
 from app.query_plan import month_span
 from app.store import Generation
@@ -203,11 +203,12 @@ def _ordered(
     order) is walked there too, keeping the span's entries, as far as the chunks that would hold
     `needed` entries reach (`_span_walked`); when they hold fewer of the span's, the chunks the
     grids count its entries in (`_counted_walk`), else (a range within a span of dates in the
-    default order, a second order key or tags left out) its entries in its own order's listing
-    are read whole (its chunks in one read: `_span_read`) and sorted. So the reads are the page's
+    default order, tags left out) its entries in its own order's listing are read whole (its
+    chunks in one read: `_span_read`) and sorted. So the reads are the page's
     chunks, plus those the grids count it in, or there the span's, when those do not hold the
     page (a narrow span, or one whose sources come late in the order). A second order key
-    (Order.then) sorts the runs of the first's values (`walk.runs_sorted`). Any of several
+    (Order.then) sorts the runs of the first's values (`walk.runs_sorted`); a counted walk reads
+    on to the end of the run its chunks end in (`_run_closed`). Any of several
     ranges of positions (Scope.spans) is walked once in another order, keeping the entries of
     any of them; by position, the ranges follow each other (`_one_after_another`)."""
     spanned = walk.span_order(scope)
@@ -255,7 +256,8 @@ def _counted_walk(
     reach = walk.chunks_needed(reads, numbers, order, needed, backwards=backwards)
     own, spanned = _own_span(scope, order)
     counted = totals.counting_reads(reads, scope, list(numbers), spanned, order)
-    first = walk.first_chunks(numbers, order, reach)
+    # (a second order key's runs are walked by the counts only: `_span_walked` walks none)
+    first = walk.first_chunks(numbers, order, reach) if order.then is None else []
     if reads.missing(first):  # else (a head) the walk first, and what counts only if needed
         reads.read_missing([*first, *counted.ids()])
     whole = scope if scope.dates is not None and order.name == POSITION.name else None
@@ -265,24 +267,29 @@ def _counted_walk(
     window = (stop, start) if descending else (start, stop)  # ascending, a cursor's side kept
     counts = totals.chunk_counts(reads, scope, numbers, window, spanned, order)
     wanted = needed + len(scope.left)
-    held = {key: _holding(found, counts.get(key, {}), wanted) for key, found in numbers.items()}
+    held = {
+        key: _run_closed(reads, key, found, _holding(found, counts.get(key, {}), wanted),
+                         counts.get(key, {}), order, backwards)
+        for key, found in numbers.items()
+    }  # fmt: skip
     to_walk = walk.first_chunks(held, order, reach=None)
     if reads.missing(_span_chunks(reads, own, spanned, None)) <= reads.missing(to_walk):
         return _span_sorted(reads, scope, order, descending, after)
     reads.read_missing(to_walk)
     kept = walk.kept_entries(reads, scope, order, descending, start, stop, needed, numbers=held)
     bounds = [walk.window(p, visibility, spanned, descending=False) for p in walk.per_range(own)]
-    return (e for e in kept if any(walk.between(spanned.key(e), *b) for b in bounds))
+    in_span = (e for e in kept if any(walk.between(spanned.key(e), *b) for b in bounds))
+    return in_span if order.then is None else walk.runs_sorted(in_span, order)
 
 
 def _walks_counted(scope: Scope, order: Order) -> bool:
     """Whether a page walks a span in another order by the counts of its chunks
     (`_counted_walk`): by date, a range of positions; by position, a span of dates, or a range
     within one (Scope.dates); in the default order, a range of positions or a span of dates
-    (not both: the `id` order's grids count one); with no second order key (whose runs may go
-    past the chunks counted) and no tags left out (their listings' entries are taken away, and
-    their chunks are not counted)."""
-    if order.then is not None or any(role.taken for role in scope.groups):
+    (not both: the `id` order's grids count one); with a second order key too (the walk reads
+    on to the end of its last run: `_run_closed`), not with tags left out (their listings'
+    entries are taken away, and their chunks are not counted)."""
+    if any(role.taken for role in scope.groups):
         return False
     spanned = walk.span_order(scope)
     if order.name == DATE.name:
@@ -352,6 +359,41 @@ def _holding(numbers: list[int], counts: dict[int, int], wanted: int) -> list[in
     return held
 
 
+def _run_closed(
+    reads: Reads,
+    key: Key,
+    numbers: list[int],
+    held: list[int],
+    counts: dict[int, int],
+    order: Order,
+    backwards: bool,
+) -> list[int]:
+    """With a second order key (Order.then), the chunks of a listing a counted walk holds
+    (`held`, from `numbers` in reading order) and after them those that may hold more of the
+    run of the first key's value where they end, as `walk.runs_sorted` sorts a run whole: the
+    next chunk (holding some entries counted), and on while the chunks start (`starts`) with the
+    value the run may have. So a page reads the chunks holding it and the rest of its last run,
+    not the span. Without a second key, or when the held chunks are all there are, `held`."""
+    if order.then is None or not held or held[-1] == numbers[-1]:
+        return held
+    head = reads.get(walk.listing_chunk_id(key, 0, order.name))
+    assert head is not None
+    firsts = [start[0] for start in walk.chunk_starts(head, order)]  # each chunk's first value
+    rest = numbers[numbers.index(held[-1]) + 1 :]
+    # reading forward, the next chunk may start the run on; backwards, the last one read ends
+    # on the value it starts with (stored order), which the next chunks may hold
+    value = firsts[held[-1]] if backwards else firsts[rest[0]]
+    closed = list(held)
+    for number in rest:
+        if not backwards and firsts[number] != value:
+            break  # it starts past the run, and so do those after it
+        if counts.get(number) != 0:
+            closed.append(number)
+        if backwards and firsts[number] != value:
+            break  # it starts before the run: those after it hold none of it
+    return closed
+
+
 def _sorted_after(
     entries: list[Entry], order: Order, descending: bool, after: tuple[Any, int] | None
 ) -> Iterator[Entry]:
@@ -374,8 +416,8 @@ def _within_dates(
     needed: int,
     after: tuple[Any, int] | None,
 ) -> Iterator[Entry]:
-    """By position, with a second order key or tags left out (else `_counted_walk`), a range of
-    positions within a span of dates (Scope.dates): the range walked
+    """By position, with tags left out (else `_counted_walk`), a range of positions within a
+    span of dates (Scope.dates): the range walked
     in the position listing, keeping the span's entries, as far as the chunks that would hold
     `needed` entries reach (`_span_walked`); when they hold fewer, the span's entries read whole
     from the date listing (its chunks in one read), kept in the range and sorted. So a narrow
@@ -444,7 +486,8 @@ def _span_walked(
     where the walk starts, and kept when in the span; when that reach holds fewer and a listing
     goes on, walked again as far as a whole chunk's entries at least (a head holds fewer), its
     further chunks in one read; None when that holds fewer too (then the span is read:
-    `_ordered`). Not with a second order key, whose runs may go past that reach. Any of several
+    `_ordered`). Not with a second order key, whose runs may go past that reach (those are
+    counted: `_counted_walk`, `_run_closed`). Any of several
     ranges of positions (Scope.spans) is walked once, keeping the entries of any of them.
     `whole`: the scope whose listing window is walked (by default, the scope without its span;
     a range within a span of dates: the scope itself, whose entries kept are in the span).
