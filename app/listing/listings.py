@@ -267,11 +267,11 @@ def _counted_walk(
     window = (stop, start) if descending else (start, stop)  # ascending, a cursor's side kept
     counts = totals.chunk_counts(reads, scope, numbers, window, spanned, order)
     wanted = needed + len(scope.left)
-    held = {
-        key: _run_closed(reads, key, found, _holding(found, counts.get(key, {}), wanted),
-                         counts.get(key, {}), order, backwards)
-        for key, found in numbers.items()
-    }  # fmt: skip
+    held: dict[Key, list[int]] = {}
+    for key, found in numbers.items():
+        counted = counts.get(key, {})
+        held[key] = _run_closed(reads, key, found, _holding(found, counted, wanted), counted,
+                                order, backwards)  # fmt: skip
     to_walk = walk.first_chunks(held, order, reach=None)
     if reads.missing(_span_chunks(reads, own, spanned, None)) <= reads.missing(to_walk):
         return _span_sorted(reads, scope, order, descending, after)
