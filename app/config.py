@@ -24,6 +24,12 @@ DEFAULTS: dict[str, object] = {
     # not serve may cost on an engine that sorts a range in full (docs/performance.md). 0: no
     # limit. The embedded store is not limited.
     "QUERY_TIMEOUT_MS": 5000,
+    # The socket timeout of a load's connection (`flask seed`, `make seed`, on a server): the
+    # longest one command of a load (a batch of writes, an index build) may take. The request
+    # path's connection waits 3 x MONGODB_TIMEOUT_MS (at least 10 s), which one write of a large
+    # site can exceed on a slow server. Waiting for a server to answer at all stays
+    # MONGODB_TIMEOUT_MS. 0: no limit.
+    "LOAD_TIMEOUT_MS": 600_000,
     # Dotted path of a project transformer wrapping the built-in one (docs/extending.md); None uses
     # the built-in one alone. Only the demo configuration (`make run`) enables DEMO_TRANSFORMER.
     "WEB_RESPONSE_TRANSFORMER": None,

@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import click
 import pymongo
 from flask import Flask, current_app
 from flask.cli import with_appcontext
+from pymongo.errors import PyMongoError
 
 from app.embedded import embedded_database, warn_if_too_large
-from app.fixture.load import FixtureError, RollbackError, load_site, read_fixture, rollback
+from app.fixture.load import (
+    FixtureError,
+    LoadError,
+    RollbackError,
+    load_site,
+    read_fixture,
+    rollback,
+)
 from app.metrics import COMMANDS
 from app.site_status import render_status, site_status
 from app.store import Store
@@ -20,21 +32,9 @@ from app.store import Store
 
 def connect(app: Flask) -> Store:
     """A Store on the configured server, or on mongomock seeded from SITE_FIXTURE."""
-    uri = app.config["MONGODB_URI"]
-    timeout = int(app.config["MONGODB_TIMEOUT_MS"])
-    if uri:
-        client = pymongo.MongoClient(
-            uri,
-            tz_aware=True,
-            serverSelectionTimeoutMS=timeout,
-            connectTimeoutMS=timeout,
-            socketTimeoutMS=max(timeout * 3, 10000),
-            appname="cms-delivery-api",
-            # pymongo command monitoring: per-request counts and times (app.metrics); tests and
-            # the benchmark add their own listeners
-            event_listeners=[COMMANDS, *(app.config.get("MONGODB_EVENT_LISTENERS") or [])],
-        )
-        return Store(client[app.config["MONGODB_DB"]])
+    if app.config["MONGODB_URI"]:
+        timeout = int(app.config["MONGODB_TIMEOUT_MS"])
+        return server_store(app, socket_timeout_ms=max(timeout * 3, 10000))
     store = Store(embedded_database(app.config["MONGODB_DB"]))
     fixture = app.config["SITE_FIXTURE"]
     try:
@@ -45,6 +45,38 @@ def connect(app: Flask) -> Store:
     app.logger.info("embedded store: %s", report.summary())
     warn_if_too_large(app.logger, report.counts.get("sources", 0))
     return store
+
+
+def server_store(app: Flask, *, socket_timeout_ms: int | None) -> Store:
+    """A Store on MONGODB_URI whose commands may each take `socket_timeout_ms` (None: no limit)."""
+    timeout = int(app.config["MONGODB_TIMEOUT_MS"])
+    client: pymongo.MongoClient[dict[str, Any]] = pymongo.MongoClient(
+        app.config["MONGODB_URI"],
+        tz_aware=True,
+        serverSelectionTimeoutMS=timeout,
+        connectTimeoutMS=timeout,
+        socketTimeoutMS=socket_timeout_ms,
+        appname="cms-delivery-api",
+        # pymongo command monitoring: per-request counts and times (app.metrics); tests and
+        # the benchmark add their own listeners
+        event_listeners=[COMMANDS, *(app.config.get("MONGODB_EVENT_LISTENERS") or [])],
+    )
+    return Store(client[app.config["MONGODB_DB"]])
+
+
+@contextmanager
+def loader_store() -> Iterator[Store]:
+    """The Store a load writes with: on a server, a connection of its own whose commands may
+    each take CMS_LOAD_TIMEOUT_MS, closed after the load; the embedded store is the process's."""
+    if not current_app.config["MONGODB_URI"]:
+        yield get_store()
+        return
+    limit = int(current_app.config["LOAD_TIMEOUT_MS"])
+    store = server_store(current_app, socket_timeout_ms=limit if limit > 0 else None)
+    try:
+        yield store
+    finally:
+        store.db.client.close()
 
 
 def get_store() -> Store:
@@ -74,16 +106,32 @@ def seed_command(fixture: str | None, force: bool) -> None:
     """Load a site fixture into the configured database (replaces the site)."""
     _warn_if_embedded()
     path = fixture or current_app.config["SITE_FIXTURE"]
-    store = get_store()
     try:
         doc = read_fixture(path)
-        report = load_site(
-            store, doc, force=force, name=Path(path).name, progress=lambda m: click.echo(f"  {m}")
-        )
+        with loader_store() as store:
+            report = load_site(
+                store,
+                doc,
+                force=force,
+                name=Path(path).name,
+                progress=lambda m: click.echo(f"  {m}"),
+            )
     except FixtureError as error:
         click.echo(f"{path}: {error.report()}", err=True)
         sys.exit(1)
+    except LoadError as error:
+        click.echo(f"{path}: {error.report()}", err=True)
+        if error.timeout:
+            click.echo(LOAD_TIMEOUT_HINT.format(**current_app.config), err=True)
+        sys.exit(1)
     click.echo(report.summary())
+
+
+LOAD_TIMEOUT_HINT = (
+    "one command of a load may take CMS_LOAD_TIMEOUT_MS ({LOAD_TIMEOUT_MS} ms), and a load waits"
+    " CMS_MONGODB_TIMEOUT_MS ({MONGODB_TIMEOUT_MS} ms) for a server to answer at all; a large site"
+    " on a slow server may need more"
+)
 
 
 @click.group("site")
@@ -91,8 +139,23 @@ def site_group() -> None:
     """Inspect the live site generation, or roll back to the previous one."""
 
 
+def _database_errors_reported(command: Callable[..., None]) -> Callable[..., None]:
+    """A command whose database failure is one line and exit status 1, never a traceback."""
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> None:
+        try:
+            command(*args, **kwargs)
+        except PyMongoError as error:
+            click.echo(f"the database failed: {str(error)[:300]}", err=True)
+            sys.exit(1)
+
+    return run
+
+
 @site_group.command("status")
 @with_appcontext
+@_database_errors_reported
 @click.option("--json", "as_json", is_flag=True, help="Print the status as one JSON document.")
 def status_command(as_json: bool) -> None:
     """The live generation, the previous one kept, document counts, generations present."""
@@ -109,6 +172,7 @@ def status_command(as_json: bool) -> None:
 
 @site_group.command("rollback")
 @with_appcontext
+@_database_errors_reported
 def rollback_command() -> None:
     """Make the previous generation live again (one write); the one live until now becomes the
     previous one, so running it again goes forward."""

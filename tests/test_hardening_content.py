@@ -337,10 +337,13 @@ def test_a_failing_write_leaves_no_generation_and_the_pointer_unchanged(fresh, m
 def test_the_seed_command_reports_a_failing_write_without_a_traceback(fresh, monkeypatch, tmp_path):
     from pymongo.errors import WriteError
 
+    from app.store import Store
+
     app, store = fresh
     before = _state(store)
+    # On the class: on a server, the seed command writes through a connection of its own.
     monkeypatch.setattr(
-        store, "write_generation", lambda *a, **k: (_ for _ in ()).throw(WriteError("refused"))
+        Store, "write_generation", lambda *a, **k: (_ for _ in ()).throw(WriteError("refused"))
     )
     site = demo_site()
     site["settings"]["site_name"] = "Another site"
@@ -348,7 +351,11 @@ def test_the_seed_command_reports_a_failing_write_without_a_traceback(fresh, mon
     path.write_text(json.dumps(site))
     result = app.test_cli_runner().invoke(args=["seed", str(path)])
     assert result.exit_code == 1
-    assert "failed, nothing was kept: refused" in result.output
+    version = before[0]["version"] + 1
+    assert result.output.splitlines()[-2:] == [
+        f"{path}: invalid site fixture (1 problem(s)):",
+        f"$: writing generation v{version} failed, nothing was kept: refused",
+    ]
     assert "Traceback" not in result.output
     assert _state(store) == before
 

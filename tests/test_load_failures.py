@@ -1,0 +1,159 @@
+"""A load the database fails (docs/operations.md, "Loading"): reported as the database's failure,
+never as an invalid fixture and never as a traceback, with the live site unchanged; the load's
+own connection (CMS_LOAD_TIMEOUT_MS). Both tiers: the failures are simulated on the Store."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pymongo.errors import AutoReconnect, NetworkTimeout
+
+from app.db import loader_store
+from app.factory import create_app
+from app.fixture.load import LoadError, load_site
+from app.store import Store
+from tests.conftest import demo_site
+
+
+@pytest.fixture
+def fresh(make_app):
+    app = make_app()
+    with app.app_context():
+        yield app, app.extensions["cms.store"]
+
+
+def _state(store: Store) -> tuple:
+    return store.live(), store.generations()
+
+
+def _another_site(tmp_path) -> tuple[dict, str]:
+    site = demo_site()
+    site["settings"]["site_name"] = "Another site"
+    path = tmp_path / "site.json"
+    path.write_text(json.dumps(site))
+    return site, str(path)
+
+
+def _fails(error: Exception):
+    def fail(*args, **kwargs):
+        raise error
+
+    return fail
+
+
+def test_a_write_that_times_out_is_the_databases_failure_with_the_timeouts_named(
+    fresh, monkeypatch, tmp_path
+):
+    app, store = fresh
+    before = _state(store)
+    # On the class: on a server, the seed command writes through a connection of its own.
+    monkeypatch.setattr(Store, "write_generation", _fails(NetworkTimeout("timed out")))
+    _, path = _another_site(tmp_path)
+    result = app.test_cli_runner().invoke(args=["seed", path])
+    assert result.exit_code == 1
+    version = before[0]["version"] + 1
+    assert result.output.splitlines()[-2:] == [
+        f"{path}: the database failed during the load:"
+        f" writing generation v{version} failed, nothing was kept: timed out",
+        "one command of a load may take CMS_LOAD_TIMEOUT_MS (600000 ms), and a load waits"
+        " CMS_MONGODB_TIMEOUT_MS (3000 ms) for a server to answer at all; a large site on a"
+        " slow server may need more",
+    ]
+    assert "invalid site fixture" not in result.output
+    assert "Traceback" not in result.output
+    assert _state(store) == before
+
+
+def test_a_lost_connection_before_writing_names_no_timeout(fresh, monkeypatch, tmp_path):
+    app, store = fresh
+    before = _state(store)
+    monkeypatch.setattr(Store, "generations", _fails(AutoReconnect("connection reset")))
+    _, path = _another_site(tmp_path)
+    result = app.test_cli_runner().invoke(args=["seed", path])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == (
+        f"{path}: the database failed during the load:"
+        " before writing, nothing was written: connection reset"
+    )
+    monkeypatch.undo()
+    assert _state(store) == before
+
+
+def test_a_failed_switch_leaves_the_pointer_and_the_next_load_reuses_the_version(
+    fresh, monkeypatch, tmp_path
+):
+    _, store = fresh
+    before = _state(store)
+    version = before[0]["version"] + 1
+    site, _ = _another_site(tmp_path)
+    monkeypatch.setattr(store, "switch", _fails(NetworkTimeout("timed out")))
+    with pytest.raises(LoadError) as raised:
+        load_site(store, site)
+    assert raised.value.report() == (
+        "the database failed during the load: switching to generation"
+        f" v{version} failed (`flask site status` shows what is live): timed out"
+    )
+    assert raised.value.timeout
+    assert store.live() == before[0]
+    assert version in store.generations()  # written, never live: the next load drops it
+    monkeypatch.undo()
+    messages: list[str] = []
+    report = load_site(store, site, progress=messages.append)
+    assert report.version == version
+    assert f"dropping generation v{version}, left by an interrupted load" in messages
+    assert store.live()["version"] == version
+
+
+def test_a_failure_to_drop_older_generations_after_the_switch_is_a_warning(fresh, monkeypatch):
+    _, store = fresh
+    for name in ("Second", "Third"):  # a live and a previous generation, then an older one
+        site = demo_site()
+        site["settings"]["site_name"] = name
+        load_site(store, site)
+    live = store.live()
+    monkeypatch.setattr(store, "drop_generation", _fails(AutoReconnect("connection reset")))
+    site = demo_site()
+    site["settings"]["site_name"] = "Fourth"
+    messages: list[str] = []
+    report = load_site(store, site, progress=messages.append)
+    assert report.version == live["version"] + 1
+    assert store.live()["version"] == report.version
+    assert messages[-1] == (
+        "warning: dropping older generations failed, the next load does: connection reset"
+    )
+    assert live["previous"]["version"] in store.generations()
+
+
+def test_site_status_reports_a_failing_database_in_one_line(fresh, monkeypatch):
+    app, _ = fresh
+    monkeypatch.setattr(Store, "live", _fails(AutoReconnect("connection refused")))
+    for args in (["site", "status"], ["site", "rollback"]):
+        result = app.test_cli_runner().invoke(args=args)
+        assert result.exit_code == 1
+        assert result.output.splitlines()[-1] == "the database failed: connection refused"
+        assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(("setting", "seconds"), [(None, 600.0), (120000, 120.0), (0, None)])
+def test_a_load_writes_through_a_connection_whose_commands_wait_the_load_timeout(setting, seconds):
+    # No server is needed: a client connects when it first sends a command.
+    config = {"MONGODB_URI": "mongodb://127.0.0.1:1/", "MONGODB_TIMEOUT_MS": 2000}
+    if setting is not None:
+        config["LOAD_TIMEOUT_MS"] = setting
+    app = create_app(config)
+    with app.app_context():
+        served = app.extensions["cms.store"].db.client.options.pool_options
+        with loader_store() as store:
+            options = store.db.client.options.pool_options
+            assert options.socket_timeout == seconds
+            assert options.connect_timeout == 2.0
+            assert store.db.client.options.server_selection_timeout == 2.0
+        assert served.socket_timeout == 10.0  # the request path's: 3 x 2 s, at least 10 s
+        app.extensions["cms.store"].db.client.close()
+
+
+def test_the_embedded_store_is_loaded_in_place():
+    app = create_app({"MONGODB_URI": None})
+    with app.app_context(), loader_store() as store:
+        assert store is app.extensions["cms.store"]
