@@ -34,7 +34,9 @@ def connect(app: Flask) -> Store:
     """A Store on the configured server, or on mongomock seeded from SITE_FIXTURE."""
     if app.config["MONGODB_URI"]:
         timeout = int(app.config["MONGODB_TIMEOUT_MS"])
-        return server_store(app, socket_timeout_ms=max(timeout * 3, 10000))
+        return server_store(
+            app, socket_timeout_ms=max(timeout * 3, 10000), appname="cms-delivery-api"
+        )
     store = Store(embedded_database(app.config["MONGODB_DB"]))
     fixture = app.config["SITE_FIXTURE"]
     try:
@@ -42,13 +44,16 @@ def connect(app: Flask) -> Store:
     except FixtureError as error:
         # the problems, as `flask seed` prints them: click shows the message without a traceback
         raise click.ClickException(f"{fixture}: {error.report()}") from error
+    except LoadError as error:
+        raise click.ClickException(f"{fixture}: {LOAD_FAILED}: {error}") from error
     app.logger.info("embedded store: %s", report.summary())
     warn_if_too_large(app.logger, report.counts.get("sources", 0))
     return store
 
 
-def server_store(app: Flask, *, socket_timeout_ms: int | None) -> Store:
-    """A Store on MONGODB_URI whose commands may each take `socket_timeout_ms` (None: no limit)."""
+def server_store(app: Flask, *, socket_timeout_ms: int | None, appname: str) -> Store:
+    """A Store on MONGODB_URI whose commands may each take `socket_timeout_ms` (None: no limit);
+    `appname` tells its connections apart in the server's logs and currentOp."""
     timeout = int(app.config["MONGODB_TIMEOUT_MS"])
     client: pymongo.MongoClient[dict[str, Any]] = pymongo.MongoClient(
         app.config["MONGODB_URI"],
@@ -56,7 +61,7 @@ def server_store(app: Flask, *, socket_timeout_ms: int | None) -> Store:
         serverSelectionTimeoutMS=timeout,
         connectTimeoutMS=timeout,
         socketTimeoutMS=socket_timeout_ms,
-        appname="cms-delivery-api",
+        appname=appname,
         # pymongo command monitoring: per-request counts and times (app.metrics); tests and
         # the benchmark add their own listeners
         event_listeners=[COMMANDS, *(app.config.get("MONGODB_EVENT_LISTENERS") or [])],
@@ -72,7 +77,11 @@ def loader_store() -> Iterator[Store]:
         yield get_store()
         return
     limit = int(current_app.config["LOAD_TIMEOUT_MS"])
-    store = server_store(current_app, socket_timeout_ms=limit if limit > 0 else None)
+    store = server_store(
+        current_app,
+        socket_timeout_ms=limit if limit > 0 else None,
+        appname="cms-delivery-api-load",
+    )
     try:
         yield store
     finally:
@@ -98,8 +107,23 @@ def _warn_if_embedded() -> None:
         )
 
 
+def _database_errors_reported(command: Callable[..., None]) -> Callable[..., None]:
+    """A command whose database failure is one line and exit status 1, never a traceback."""
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> None:
+        try:
+            command(*args, **kwargs)
+        except PyMongoError as error:
+            click.echo(f"the database failed: {str(error)[:300]}", err=True)
+            sys.exit(1)
+
+    return run
+
+
 @click.command("seed")
 @with_appcontext
+@_database_errors_reported
 @click.argument("fixture", required=False)
 @click.option("--force", is_flag=True, help="Rewrite even when this file is already live.")
 def seed_command(fixture: str | None, force: bool) -> None:
@@ -120,37 +144,28 @@ def seed_command(fixture: str | None, force: bool) -> None:
         click.echo(f"{path}: {error.report()}", err=True)
         sys.exit(1)
     except LoadError as error:
-        click.echo(f"{path}: {error.report()}", err=True)
-        if error.timeout:
-            click.echo(LOAD_TIMEOUT_HINT.format(**current_app.config), err=True)
+        click.echo(f"{path}: {LOAD_FAILED}: {error}", err=True)
+        if error.command_timed_out:
+            click.echo(load_timeout_hint(current_app.config["LOAD_TIMEOUT_MS"]), err=True)
         sys.exit(1)
     click.echo(report.summary())
 
 
-LOAD_TIMEOUT_HINT = (
-    "one command of a load may take CMS_LOAD_TIMEOUT_MS ({LOAD_TIMEOUT_MS} ms), and a load waits"
-    " CMS_MONGODB_TIMEOUT_MS ({MONGODB_TIMEOUT_MS} ms) for a server to answer at all; a large site"
-    " on a slow server may need more"
-)
+LOAD_FAILED = "the database failed during the load"
+
+
+def load_timeout_hint(limit_ms: int | str) -> str:
+    """What bounds one command of a load, for a load that timed out."""
+    limit = f"{limit_ms} ms" if int(limit_ms) > 0 else "no limit"
+    return (
+        f"one command of a load may take CMS_LOAD_TIMEOUT_MS ({limit}); a large site on a slow"
+        " server may need more"
+    )
 
 
 @click.group("site")
 def site_group() -> None:
     """Inspect the live site generation, or roll back to the previous one."""
-
-
-def _database_errors_reported(command: Callable[..., None]) -> Callable[..., None]:
-    """A command whose database failure is one line and exit status 1, never a traceback."""
-
-    @functools.wraps(command)
-    def run(*args: Any, **kwargs: Any) -> None:
-        try:
-            command(*args, **kwargs)
-        except PyMongoError as error:
-            click.echo(f"the database failed: {str(error)[:300]}", err=True)
-            sys.exit(1)
-
-    return run
 
 
 @site_group.command("status")
@@ -181,6 +196,9 @@ def rollback_command() -> None:
         pointer = rollback(get_store())
     except RollbackError as error:
         click.echo(f"rollback refused: {error}", err=True)
+        sys.exit(1)
+    except LoadError as error:
+        click.echo(f"the database failed during the rollback: {error}", err=True)
         sys.exit(1)
     click.echo(
         f"generation v{pointer['version']} is live again"
