@@ -81,11 +81,15 @@ def make_app(real_server: Any, tmp_path_factory: pytest.TempPathFactory):
     def factory(site: dict[str, Any] | None = None, **config: Any):
         site = site if site is not None else demo_site()
         # The demo configuration (`make run`): the shipped example transformer adds `fooBar`.
-        # No time budget unless a test sets one (tests/test_outage.py): tests compare answers and
-        # count commands, never times, and a slow CI machine must not turn a read into a 503 (a
-        # tag's collection page at 1,000 sources ran past the 5 s default on FerretDB 1.24).
+        # No time budget and a generous connection timeout (90 s a command) unless a test sets
+        # them (tests/test_outage.py): tests compare answers and count commands, never times,
+        # and a slow CI machine must not turn a read into a 503 (a tag's collection page at
+        # 1,000 sources ran past the 5 s budget on FerretDB 1.24; building the site model at
+        # 1,000 sources took near 3 s beside another worker's load; a read of the crawl's
+        # listings, 1 to 2 s, more on a loaded machine, may pass the default 10 s).
         settings = {"SITE_VERSION_TTL": 0, "JWT_SECRET": JWT_SECRET, "QUERY_TIMEOUT_MS": 0,
-                    "WEB_RESPONSE_TRANSFORMER": DEMO_TRANSFORMER, **config}  # fmt: skip
+                    "MONGODB_TIMEOUT_MS": 30000, "WEB_RESPONSE_TRANSFORMER": DEMO_TRANSFORMER,
+                    **config}  # fmt: skip
         settings["MONGODB_DB"] = f"test_{os.getpid()}_{next(_databases)}"
         uri = _uri(real_server)
         if uri is None:

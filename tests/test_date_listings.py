@@ -754,16 +754,11 @@ def test_types_as_one_condition_list_what_the_conditions_do(small_chunks, monkey
 
 @pytest.fixture(scope="module")
 def generated(make_app):
-    """The bench's generated sites (seed/generate.py) of 200 and 1,000 sources, by size. The
-    tests count commands, not times: a generous server timeout, so that building the site model
-    at 1,000 sources on a loaded FerretDB 1.24 (near 3 s beside another worker's load) is never a
-    503 that moves those commands into the next request."""
+    """The bench's generated sites (seed/generate.py) of 200 and 1,000 sources, by size."""
     return {
         size: make_app(
-            generate(sources=size, blocks=30, depth=3, menu=60, seed=1),
-            RESPONSE_CACHE=False,
-            MONGODB_TIMEOUT_MS=30000,
-        )  # fmt: skip
+            generate(sources=size, blocks=30, depth=3, menu=60, seed=1), RESPONSE_CACHE=False
+        )
         for size in (200, 1000)
     }
 
@@ -2248,7 +2243,7 @@ def test_a_rare_group_reads_the_chunks_holding_it_in_a_few_reads(make_app, monke
         for article in hidden:
             article["visible"] = False
         hidden_ids = {s["id"] for n in hidden for s in n["sources"].values()}
-        app = make_app(site, RESPONSE_CACHE=False, MONGODB_TIMEOUT_MS=30000)
+        app = make_app(site, RESPONSE_CACHE=False)
         client, store = app.test_client(), app.extensions["cms.store"]
         client.get("/api/articles")  # the site model
         asked = recording_listing_reads(monkeypatch)

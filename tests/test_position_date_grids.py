@@ -242,7 +242,7 @@ def test_a_range_within_a_span_costs_the_same_reads_on_a_site_five_times_larger(
     counts = {}
     for size in (200, 1000):
         app = make_app(generate(sources=size, blocks=30, depth=3, menu=60, seed=1),
-                       RESPONSE_CACHE=False, MONGODB_TIMEOUT_MS=30000)  # fmt: skip
+                       RESPONSE_CACHE=False)  # fmt: skip
         client, store = app.test_client(), app.extensions["cms.store"]
         client.get("/api/articles")  # the site model
         results = [commands(client, store, url) for url in urls]
@@ -416,7 +416,7 @@ def thousand_in_small_chunks(make_app, monkeypatch, tier):
     monkeypatch.setattr(materialised, "LISTING_HEAD", 10)
     monkeypatch.setattr(materialised, "LISTING_CHUNK", 10)
     site = generate(sources=1000, blocks=30, depth=3, menu=60, seed=1)
-    app = make_app(site, RESPONSE_CACHE=False, MONGODB_TIMEOUT_MS=30000)
+    app = make_app(site, RESPONSE_CACHE=False)
     client = app.test_client()
     client.get("/api/articles")  # the site model
     return app, site, client
