@@ -34,6 +34,11 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "ferretdb_rows(*kept, **kept_by_argument): the parametrize rows (indices) that also run on "
+        "the FerretDB tier; the others run on mongomock only",
+    )
     if config.getoption("--tier") != "ferretdb":
         return
     if os.environ.get("TEST_MONGODB_URI") or ferretdb_binary():
@@ -42,6 +47,24 @@ def pytest_configure(config: pytest.Config) -> None:
     if os.environ.get("CI") == "true":
         raise pytest.UsageError(message + " (required under CI=true)")
     pytest.exit(message + "; skipped", returncode=0)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On the FerretDB tier, skip the rows a `ferretdb_rows` marker leaves to mongomock: rows
+    whose cases repeat the reads of the rows kept (each read there decodes its collection whole:
+    a comparison row of the listings takes 1 to 4 minutes), checked exhaustively on mongomock."""
+    if config.getoption("--tier") != "ferretdb":
+        return
+    for item in items:
+        marker = item.get_closest_marker("ferretdb_rows")
+        callspec = getattr(item, "callspec", None)
+        if marker is None or callspec is None:
+            continue
+        for argument, index in callspec.indices.items():
+            kept = marker.kwargs.get(argument, marker.args or None)
+            if kept is not None and index not in kept:
+                item.add_marker(pytest.mark.skip(reason="a row of the same reads: mongomock tier"))
+                break
 
 
 @pytest.fixture(scope="session")

@@ -321,6 +321,7 @@ def counting_plain(monkeypatch: pytest.MonkeyPatch, plain: list[Any]) -> None:
         monkeypatch.setattr(module, "site_scope", counted)
 
 
+@pytest.mark.ferretdb_rows(random_site=[0, 2, 3])  # one generated site (the other's: 360 s)
 def test_plain_requests_answer_as_the_index(random_site, tier):
     app, site, parents, rng, base = random_site
     client = app.test_client()
