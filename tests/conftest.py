@@ -62,9 +62,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             continue
         for argument, index in callspec.indices.items():
             kept = marker.kwargs.get(argument, marker.args or None)
+            if argument in marker.kwargs:
+                index = _row_of(item, argument)
             if kept is not None and index not in kept:
                 item.add_marker(pytest.mark.skip(reason="a row of the same reads: mongomock tier"))
                 break
+
+
+def _row_of(item: pytest.Item, argument: str) -> int:
+    """The index of the item's value of `argument` among its own parametrize values (pytest's
+    callspec.indices number the rows of stacked parametrize markers together), or of a
+    parametrised fixture's params."""
+    value = item.callspec.params[argument]
+    for mark in item.iter_markers("parametrize"):
+        names = mark.args[0]
+        names = [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
+        if argument in names:
+            rows = list(mark.args[1])
+            if len(names) > 1:
+                rows = [row[names.index(argument)] for row in rows]
+            return rows.index(value)
+    return item.callspec.indices[argument]
 
 
 @pytest.fixture(scope="session")
