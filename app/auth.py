@@ -12,6 +12,7 @@ import jwt
 from flask import Request, current_app
 from flask.cli import with_appcontext
 
+from app.config import ConfigError
 from app.errors import BadRequest, Forbidden, Unauthorized
 
 ALGORITHM = "HS256"
@@ -107,7 +108,7 @@ def check_secret(config: dict[str, Any]) -> None:
     """In production the service refuses to start without a strong JWT secret."""
     secret = config.get("JWT_SECRET") or ""
     if config.get("PRODUCTION") and len(secret.encode()) < MIN_SECRET_BYTES:
-        raise RuntimeError(
+        raise ConfigError(
             f"JWT_SECRET must be set to at least {MIN_SECRET_BYTES} bytes in production "
             "(CMS_PRODUCTION=true)"
         )

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
+
+import click
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEMO_FIXTURE = REPO_ROOT / "seed" / "demo.json"
@@ -73,3 +77,89 @@ PLAIN_ENV = ("MONGODB_URI", "MONGODB_DB", "SITE_FIXTURE", "JWT_SECRET")
 def plain_environment() -> dict[str, str]:
     """The unprefixed variables that are set (empty values count as unset)."""
     return {name: os.environ[name] for name in PLAIN_ENV if os.environ.get(name)}
+
+
+class ConfigError(click.ClickException):
+    """A setting the service cannot run with. The CLI (`make run`, `flask seed`) prints the
+    message alone, without a traceback, and exits with status 1."""
+
+
+def variable_name(setting: str) -> str:
+    """The environment variable an operator sets for `setting`."""
+    return setting if setting in PLAIN_ENV else f"CMS_{setting}"
+
+
+# What each setting must hold: (the check, what the message says it must be). Environment values
+# reach the config parsed as JSON (Flask's from_prefixed_env), or as the raw string when they are
+# not JSON: CMS_RESPONSE_CACHE=yes stays "yes", which no check below accepts.
+def _whole(minimum: int) -> tuple[Callable[[Any], bool], str]:
+    def holds(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
+
+    return holds, f"a whole number >= {minimum}"
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str) and value != ""
+
+
+def _optional_text(value: Any) -> bool:
+    return value is None or _text(value)
+
+
+def _seconds(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < 1e9
+
+
+def _texts(value: Any) -> bool:
+    return isinstance(value, list) and all(_text(item) for item in value)
+
+
+def _origins(value: Any) -> bool:
+    return value == "*" or _texts(value)
+
+
+def _absolute_http_iri(value: Any) -> bool:
+    return isinstance(value, str) and value.startswith(("http://", "https://")) and len(value) > 8
+
+
+_FLAG = (lambda value: isinstance(value, bool), "true or false")
+_TEXT = (_text, "a non-empty string")
+_OPTIONAL_TEXT = (_optional_text, "a non-empty string, or unset")
+
+SETTING_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "MONGODB_URI": _OPTIONAL_TEXT,
+    "MONGODB_DB": _TEXT,
+    "SITE_FIXTURE": _TEXT,
+    "SITE_VERSION_TTL": (_seconds, "a number of seconds >= 0"),
+    "MONGODB_TIMEOUT_MS": _whole(1),
+    "QUERY_TIMEOUT_MS": _whole(0),
+    "LOAD_TIMEOUT_MS": _whole(0),
+    "WEB_RESPONSE_TRANSFORMER": _OPTIONAL_TEXT,
+    "WALKER_DEFINITION_MODULES": (_texts, "a JSON list of module paths"),
+    "PRODUCTION": _FLAG,
+    "JWT_SECRET": _OPTIONAL_TEXT,
+    "JWT_MAX_LIFETIME": _whole(1),
+    "RESPONSE_CACHE": _FLAG,
+    "RESPONSE_CACHE_SIZE": _whole(0),
+    "RESPONSE_CACHE_BYTES": _whole(0),
+    "CORS_ORIGINS": (_origins, '"*" or a JSON list of origins'),
+    "DEFAULT_S_MAXAGE": _whole(0),
+    "VOCAB_BASE": (_absolute_http_iri, "an absolute http(s) IRI"),
+    "METRICS": _FLAG,
+    "METRICS_TOKEN": _OPTIONAL_TEXT,
+    "ACCESS_LOG": _FLAG,
+    "PROXY_COUNT": _whole(0),
+}
+
+
+def check_config(config: Mapping[str, Any]) -> None:
+    """Refuse to start on a setting of the wrong kind (ConfigError naming every one), rather
+    than fail on the first request or, worse, run with it read another way."""
+    wrong = [
+        f"{variable_name(name)} must be {expected}, got {config[name]!r}"
+        for name, (holds, expected) in SETTING_RULES.items()
+        if name in config and not holds(config[name])
+    ]
+    if wrong:
+        raise ConfigError("invalid configuration: " + "; ".join(wrong))

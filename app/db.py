@@ -14,8 +14,9 @@ import click
 import pymongo
 from flask import Flask, current_app
 from flask.cli import with_appcontext
-from pymongo.errors import PyMongoError
+from pymongo.errors import ConfigurationError, PyMongoError
 
+from app.config import ConfigError
 from app.embedded import embedded_database, warn_if_too_large
 from app.fixture.load import (
     FixtureError,
@@ -47,6 +48,8 @@ def connect(app: Flask) -> Store:
     except LoadError as error:
         raise click.ClickException(f"{fixture}: {LOAD_FAILED}: {error}") from error
     app.logger.info("embedded store: %s", report.summary())
+    for warning in report.warnings:
+        app.logger.warning("embedded store: %s", warning)
     warn_if_too_large(app.logger, report.counts.get("sources", 0))
     return store
 
@@ -55,17 +58,23 @@ def server_store(app: Flask, *, socket_timeout_ms: int | None, appname: str) -> 
     """A Store on MONGODB_URI whose commands may each take `socket_timeout_ms` (None: no limit);
     `appname` tells its connections apart in the server's logs and currentOp."""
     timeout = int(app.config["MONGODB_TIMEOUT_MS"])
-    client: pymongo.MongoClient[dict[str, Any]] = pymongo.MongoClient(
-        app.config["MONGODB_URI"],
-        tz_aware=True,
-        serverSelectionTimeoutMS=timeout,
-        connectTimeoutMS=timeout,
-        socketTimeoutMS=socket_timeout_ms,
-        appname=appname,
-        # pymongo command monitoring: per-request counts and times (app.metrics); tests and
-        # the benchmark add their own listeners
-        event_listeners=[COMMANDS, *(app.config.get("MONGODB_EVENT_LISTENERS") or [])],
-    )
+    try:
+        client: pymongo.MongoClient[dict[str, Any]] = pymongo.MongoClient(
+            app.config["MONGODB_URI"],
+            tz_aware=True,
+            serverSelectionTimeoutMS=timeout,
+            connectTimeoutMS=timeout,
+            socketTimeoutMS=socket_timeout_ms,
+            appname=appname,
+            # pymongo command monitoring: per-request counts and times (app.metrics); tests and
+            # the benchmark add their own listeners
+            event_listeners=[COMMANDS, *(app.config.get("MONGODB_EVENT_LISTENERS") or [])],
+        )
+    except (ConfigurationError, ValueError) as error:
+        # A malformed URI (a port out of range is pymongo's ValueError), or a mongodb+srv://
+        # name that DNS does not resolve (looked up here, before any connection): pymongo's
+        # message, never the URI, which may hold a password.
+        raise ConfigError(f"MONGODB_URI: {str(error)[:300]}") from error
     return Store(client[app.config["MONGODB_DB"]])
 
 
@@ -148,6 +157,8 @@ def seed_command(fixture: str | None, force: bool) -> None:
         if error.command_timed_out:
             click.echo(load_timeout_hint(current_app.config["LOAD_TIMEOUT_MS"]), err=True)
         sys.exit(1)
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
     click.echo(report.summary())
 
 

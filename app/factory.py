@@ -13,7 +13,7 @@ from app import db
 from app.api import access_log, cors, hygiene, negotiation, observe, problems
 from app.api.response_cache import ResponseCache
 from app.auth import check_secret, token_command
-from app.config import DEFAULTS, plain_environment
+from app.config import DEFAULTS, check_config, plain_environment
 from app.extension_points import walker_definitions, web_response_transformer
 from app.site import SiteCache
 from schemas.items import SchemaRegistry
@@ -45,6 +45,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if config:
         app.config.from_mapping(config)
 
+    check_config(app.config)
     check_secret(app.config)
     access_log.install()  # the dev server's request log never shows `password=` values
     db.init_app(app)

@@ -125,10 +125,27 @@ def test_a_failure_to_drop_older_generations_after_the_switch_is_a_warning(fresh
     report = load_site(store, site, progress=messages.append)
     assert report.version == live["version"] + 1
     assert store.live()["version"] == report.version
-    assert messages[-1] == (
+    assert report.warnings == [
+        "dropping older generations failed, the next load drops them: connection reset"
+    ]
+    assert not any("dropping older" in message for message in messages)  # not progress
+    assert live["previous"]["version"] in store.generations()
+
+
+def test_the_seed_command_prints_a_loads_warning_on_stderr(fresh, monkeypatch, tmp_path):
+    app_, store = fresh
+    site = demo_site()
+    site["settings"]["site_name"] = "Second"
+    load_site(store, site)  # the live generation becomes the previous one, the first is older
+    monkeypatch.setattr(store, "drop_generation", _fails(AutoReconnect("connection reset")))
+    _, path = _another_site(tmp_path)
+    result = app_.test_cli_runner().invoke(args=["seed", path])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[-1] == (
         "warning: dropping older generations failed, the next load drops them: connection reset"
     )
-    assert live["previous"]["version"] in store.generations()
+    assert "dropping older" not in result.stdout
+    assert result.stdout.splitlines()[-1].startswith("loaded generation v")
 
 
 def test_site_status_reports_a_failing_database_in_one_line(fresh, monkeypatch):

@@ -10,6 +10,7 @@ import jwt
 import pytest
 
 from app.auth import mint_token
+from app.config import ConfigError
 from tests.conftest import JWT_SECRET, demo_site
 from tests.helpers import TOKEN_LIFE, get_path, node, problem_detail
 
@@ -207,7 +208,8 @@ def test_token_command_mints_a_verifiable_token(app):
 
 
 def test_production_refuses_to_start_without_a_secret(make_app):
-    with pytest.raises(RuntimeError, match="JWT_SECRET must be set"):
-        make_app(PRODUCTION=True, JWT_SECRET=None)
-    with pytest.raises(RuntimeError, match="at least 32 bytes"):
-        make_app(PRODUCTION=True, JWT_SECRET="short")
+    message = "JWT_SECRET must be set to at least 32 bytes in production (CMS_PRODUCTION=true)"
+    for secret in (None, "short"):
+        with pytest.raises(ConfigError) as raised:
+            make_app(PRODUCTION=True, JWT_SECRET=secret)
+        assert raised.value.message == message

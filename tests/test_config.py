@@ -1,0 +1,115 @@
+"""Settings the service cannot run with (app/config.py, README "Configuration"): refused at
+start-up, every wrong one named as the operator sets it, in one line without a traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from app.config import DEFAULTS, REPO_ROOT, SETTING_RULES, ConfigError, check_config
+from app.factory import create_app
+
+
+def test_every_setting_has_a_rule_and_every_default_keeps_it():
+    assert set(SETTING_RULES) == set(DEFAULTS)
+    check_config(DEFAULTS)  # raises nothing
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "message"),
+    [
+        (
+            "MONGODB_TIMEOUT_MS",
+            "abc",
+            "CMS_MONGODB_TIMEOUT_MS must be a whole number >= 1, got 'abc'",
+        ),
+        ("MONGODB_TIMEOUT_MS", 0, "CMS_MONGODB_TIMEOUT_MS must be a whole number >= 1, got 0"),
+        ("QUERY_TIMEOUT_MS", 2.5, "CMS_QUERY_TIMEOUT_MS must be a whole number >= 0, got 2.5"),
+        ("RESPONSE_CACHE_SIZE", -5, "CMS_RESPONSE_CACHE_SIZE must be a whole number >= 0, got -5"),
+        ("PROXY_COUNT", True, "CMS_PROXY_COUNT must be a whole number >= 0, got True"),
+        ("SITE_VERSION_TTL", "x", "CMS_SITE_VERSION_TTL must be a number of seconds >= 0, got 'x'"),
+        ("SITE_VERSION_TTL", -1, "CMS_SITE_VERSION_TTL must be a number of seconds >= 0, got -1"),
+        ("RESPONSE_CACHE", "maybe", "CMS_RESPONSE_CACHE must be true or false, got 'maybe'"),
+        ("METRICS", 1, "CMS_METRICS must be true or false, got 1"),
+        ("MONGODB_DB", "", "MONGODB_DB must be a non-empty string, got ''"),
+        ("METRICS_TOKEN", 42, "CMS_METRICS_TOKEN must be a non-empty string, or unset, got 42"),
+        (
+            "CORS_ORIGINS",
+            "https://a.example",
+            "CMS_CORS_ORIGINS must be \"*\" or a JSON list of origins, got 'https://a.example'",
+        ),
+        (
+            "WALKER_DEFINITION_MODULES",
+            "walkers.article_feed",
+            "CMS_WALKER_DEFINITION_MODULES must be a JSON list of module paths,"
+            " got 'walkers.article_feed'",
+        ),
+        (
+            "VOCAB_BASE",
+            "cms.example",
+            "CMS_VOCAB_BASE must be an absolute http(s) IRI, got 'cms.example'",
+        ),
+    ],
+)
+def test_a_setting_of_the_wrong_kind_is_refused_by_name(setting, value, message):
+    with pytest.raises(ConfigError) as raised:
+        create_app({"MONGODB_URI": None, setting: value})
+    assert raised.value.message == f"invalid configuration: {message}"
+
+
+def test_every_wrong_setting_is_named_at_once():
+    with pytest.raises(ConfigError) as raised:
+        check_config({**DEFAULTS, "RESPONSE_CACHE": "no", "DEFAULT_S_MAXAGE": "300s"})
+    assert raised.value.message == (
+        "invalid configuration: CMS_RESPONSE_CACHE must be true or false, got 'no';"
+        " CMS_DEFAULT_S_MAXAGE must be a whole number >= 0, got '300s'"
+    )
+
+
+def test_environment_values_are_read_as_json_then_checked(monkeypatch):
+    monkeypatch.setenv("CMS_RESPONSE_CACHE_SIZE", "12")
+    monkeypatch.setenv("CMS_CORS_ORIGINS", '["https://a.example"]')
+    app = create_app({"MONGODB_URI": None})
+    assert (app.config["RESPONSE_CACHE_SIZE"], app.config["CORS_ORIGINS"]) == (
+        12,
+        ["https://a.example"],
+    )
+    monkeypatch.setenv("CMS_RESPONSE_CACHE", "False")  # JSON is lower case: not a flag
+    with pytest.raises(ConfigError, match="CMS_RESPONSE_CACHE must be true or false, got 'False'"):
+        create_app({"MONGODB_URI": None})
+
+
+@pytest.mark.parametrize(
+    ("uri", "message"),
+    [
+        (
+            "http://db.example/",
+            "Invalid URI scheme: URI must begin with 'mongodb://' or 'mongodb+srv://'",
+        ),
+        ("mongodb://db.example:99999/", "Port must be an integer between 0 and 65535"),
+    ],
+)
+def test_a_uri_pymongo_refuses_is_a_configuration_error_without_the_uri(uri, message):
+    # No DNS or server is needed: pymongo parses the URI before it connects.
+    with pytest.raises(ConfigError) as raised:
+        create_app({"MONGODB_URI": uri.replace("db.example", "user:s3cret@db.example")})
+    assert raised.value.message == f"MONGODB_URI: {message}"
+    assert "s3cret" not in raised.value.message
+
+
+def test_the_cli_prints_a_configuration_error_in_one_line():
+    environment = {**os.environ, "CMS_PROXY_COUNT": "two", "CMS_METRICS": "yes"}
+    environment.pop("MONGODB_URI", None)
+    command = [sys.executable, "-m", "flask", "--app", "app:create_app", "routes"]
+    result = subprocess.run(
+        command, env=environment, capture_output=True, text=True, check=False, cwd=REPO_ROOT
+    )
+    assert result.returncode == 1
+    assert result.stderr == (
+        "Error: invalid configuration: CMS_METRICS must be true or false, got 'yes';"
+        " CMS_PROXY_COUNT must be a whole number >= 0, got 'two'\n"
+    )
+    assert result.stdout == ""
