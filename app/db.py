@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -29,6 +30,10 @@ from app.fixture.load import (
 from app.metrics import COMMANDS
 from app.site_status import render_status, site_status
 from app.store import Store
+
+# The password of a URI's credentials (`scheme://user:password@`, to the last `@`), even in a
+# malformed URI.
+URI_PASSWORD = re.compile(r"://[^:/@]*:([^/]*)@")
 
 
 def connect(app: Flask) -> Store:
@@ -73,8 +78,12 @@ def server_store(app: Flask, *, socket_timeout_ms: int | None, appname: str) -> 
     except (ConfigurationError, ValueError) as error:
         # A malformed URI (a port out of range is pymongo's ValueError), or a mongodb+srv://
         # name that DNS does not resolve (looked up here, before any connection): pymongo's
-        # message, never the URI, which may hold a password.
-        raise ConfigError(f"MONGODB_URI: {str(error)[:300]}") from error
+        # message, never the URI's password.
+        message = str(error)[:300]
+        password = URI_PASSWORD.search(app.config["MONGODB_URI"])
+        if password and password.group(1):
+            message = message.replace(password.group(1), "***")
+        raise ConfigError(f"MONGODB_URI: {message}") from error
     return Store(client[app.config["MONGODB_DB"]])
 
 

@@ -8,7 +8,9 @@ import subprocess
 import sys
 
 import pytest
+from pymongo.errors import ConfigurationError
 
+import app.db
 from app.config import DEFAULTS, REPO_ROOT, SETTING_RULES, ConfigError, check_config
 from app.factory import create_app
 
@@ -72,8 +74,8 @@ def test_every_wrong_setting_is_named_at_once():
 def test_environment_values_are_read_as_json_then_checked(monkeypatch):
     monkeypatch.setenv("CMS_RESPONSE_CACHE_SIZE", "12")
     monkeypatch.setenv("CMS_CORS_ORIGINS", '["https://a.example"]')
-    app = create_app({"MONGODB_URI": None})
-    assert (app.config["RESPONSE_CACHE_SIZE"], app.config["CORS_ORIGINS"]) == (
+    service = create_app({"MONGODB_URI": None})
+    assert (service.config["RESPONSE_CACHE_SIZE"], service.config["CORS_ORIGINS"]) == (
         12,
         ["https://a.example"],
     )
@@ -90,6 +92,8 @@ def test_environment_values_are_read_as_json_then_checked(monkeypatch):
             "Invalid URI scheme: URI must begin with 'mongodb://' or 'mongodb+srv://'",
         ),
         ("mongodb://db.example:99999/", "Port must be an integer between 0 and 65535"),
+        ("mongodb+srv://db.example:27017/", "mongodb+srv:// URIs must not include a port number"),
+        ("mongodb://db.example,/", "Empty host (or extra comma in host list)"),
     ],
 )
 def test_a_uri_pymongo_refuses_is_a_configuration_error_without_the_uri(uri, message):
@@ -98,6 +102,16 @@ def test_a_uri_pymongo_refuses_is_a_configuration_error_without_the_uri(uri, mes
         create_app({"MONGODB_URI": uri.replace("db.example", "user:s3cret@db.example")})
     assert raised.value.message == f"MONGODB_URI: {message}"
     assert "s3cret" not in raised.value.message
+
+
+def test_a_password_pymongo_would_repeat_is_masked(monkeypatch):
+    def refuses(uri, **options):
+        raise ConfigurationError(f"cannot use {uri}")
+
+    monkeypatch.setattr(app.db.pymongo, "MongoClient", refuses)
+    with pytest.raises(ConfigError) as raised:
+        create_app({"MONGODB_URI": "mongodb://ann:s3:cr@t@db.example/"})
+    assert raised.value.message == "MONGODB_URI: cannot use mongodb://ann:***@db.example/"
 
 
 def test_the_cli_prints_a_configuration_error_in_one_line():
