@@ -107,8 +107,8 @@ def _optional_text(value: Any) -> bool:
     return value is None or _text(value)
 
 
-def _seconds(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < 1e9
+def _amount(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < 1e12
 
 
 def _texts(value: Any) -> bool:
@@ -131,9 +131,9 @@ SETTING_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "MONGODB_URI": _OPTIONAL_TEXT,
     "MONGODB_DB": _TEXT,
     "SITE_FIXTURE": _TEXT,
-    "SITE_VERSION_TTL": (_seconds, "a number of seconds >= 0"),
+    "SITE_VERSION_TTL": (_amount, "a number of seconds >= 0"),
     "MONGODB_TIMEOUT_MS": _whole(1),
-    "QUERY_TIMEOUT_MS": _whole(0),
+    "QUERY_TIMEOUT_MS": (_amount, "a number of milliseconds >= 0"),
     "LOAD_TIMEOUT_MS": _whole(0),
     "WEB_RESPONSE_TRANSFORMER": _OPTIONAL_TEXT,
     "WALKER_DEFINITION_MODULES": (_texts, "a JSON list of module paths"),

@@ -29,7 +29,12 @@ def test_every_setting_has_a_rule_and_every_default_keeps_it():
             "CMS_MONGODB_TIMEOUT_MS must be a whole number >= 1, got 'abc'",
         ),
         ("MONGODB_TIMEOUT_MS", 0, "CMS_MONGODB_TIMEOUT_MS must be a whole number >= 1, got 0"),
-        ("QUERY_TIMEOUT_MS", 2.5, "CMS_QUERY_TIMEOUT_MS must be a whole number >= 0, got 2.5"),
+        ("LOAD_TIMEOUT_MS", 2.5, "CMS_LOAD_TIMEOUT_MS must be a whole number >= 0, got 2.5"),
+        (
+            "QUERY_TIMEOUT_MS",
+            "5s",
+            "CMS_QUERY_TIMEOUT_MS must be a number of milliseconds >= 0, got '5s'",
+        ),
         ("RESPONSE_CACHE_SIZE", -5, "CMS_RESPONSE_CACHE_SIZE must be a whole number >= 0, got -5"),
         ("PROXY_COUNT", True, "CMS_PROXY_COUNT must be a whole number >= 0, got True"),
         ("SITE_VERSION_TTL", "x", "CMS_SITE_VERSION_TTL must be a number of seconds >= 0, got 'x'"),
