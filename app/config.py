@@ -9,6 +9,8 @@ from typing import Any
 
 import click
 
+from app.paths import is_absolute_http_url
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEMO_FIXTURE = REPO_ROOT / "seed" / "demo.json"
 
@@ -120,7 +122,7 @@ def _origins(value: Any) -> bool:
 
 
 def _absolute_http_iri(value: Any) -> bool:
-    return isinstance(value, str) and value.startswith(("http://", "https://")) and len(value) > 8
+    return isinstance(value, str) and is_absolute_http_url(value)
 
 
 _FLAG = (lambda value: isinstance(value, bool), "true or false")

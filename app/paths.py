@@ -4,7 +4,7 @@ stored as requests are looked up) and the read path (app.resolution)."""
 from __future__ import annotations
 
 import re
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 MAX_PATH_LENGTH = 2048
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -55,3 +55,9 @@ def unrequestable(path: str) -> str | None:
     if _SUFFIX.search(path):
         return f'path "{path}" cannot be requested: a final .json or .html is read as a format'
     return None
+
+
+def is_absolute_http_url(text: str) -> bool:
+    """An absolute http(s) URL with a host (a redirection's target, the JSON-LD vocabulary base)."""
+    parts = urlsplit(text)
+    return parts.scheme in ("http", "https") and bool(parts.netloc)

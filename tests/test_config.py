@@ -59,6 +59,11 @@ def test_every_setting_has_a_rule_and_every_default_keeps_it():
             "cms.example",
             "CMS_VOCAB_BASE must be an absolute http(s) IRI, got 'cms.example'",
         ),
+        (
+            "VOCAB_BASE",
+            "https:///api",
+            "CMS_VOCAB_BASE must be an absolute http(s) IRI, got 'https:///api'",
+        ),
     ],
 )
 def test_a_setting_of_the_wrong_kind_is_refused_by_name(setting, value, message):
