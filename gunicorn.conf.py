@@ -31,6 +31,16 @@ access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(L
 
 
 def on_starting(server):
+    # A setting the service cannot start with stops gunicorn here, in one line, before any
+    # worker would print its traceback and exit (app.factory.check_startup).
+    from click import ClickException
+
+    from app.factory import check_startup, settings
+
+    try:
+        check_startup(settings())
+    except ClickException as error:
+        raise SystemExit(f"Error: {error.format_message()}") from None
     directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if directory:
         os.makedirs(directory, exist_ok=True)

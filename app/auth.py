@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -104,7 +105,7 @@ def check_preview(credentials: Credentials) -> None:
 MIN_SECRET_BYTES = 32
 
 
-def check_secret(config: dict[str, Any]) -> None:
+def check_secret(config: Mapping[str, Any]) -> None:
     """In production the service refuses to start without a strong JWT secret."""
     secret = config.get("JWT_SECRET") or ""
     if config.get("PRODUCTION") and len(secret.encode()) < MIN_SECRET_BYTES:

@@ -15,6 +15,7 @@ import click
 import pymongo
 from flask import Flask, current_app
 from flask.cli import with_appcontext
+from pymongo import uri_parser
 from pymongo.errors import ConfigurationError, PyMongoError
 
 from app.config import ConfigError
@@ -34,6 +35,27 @@ from app.store import Store
 # The password of a URI's credentials (`scheme://user:password@`, to the last `@`), even in a
 # malformed URI.
 URI_PASSWORD = re.compile(r"://[^:/@]*:([^/]*)@")
+
+
+def check_uri(uri: str | None) -> None:
+    """Refuse a MONGODB_URI that pymongo cannot parse or, for mongodb+srv://, resolve (DNS is
+    asked here, before any connection), without connecting: gunicorn's master checks it before
+    it starts a worker."""
+    if not uri:
+        return
+    try:
+        uri_parser.parse_uri(uri)
+    except (ConfigurationError, ValueError) as error:
+        raise refused_uri(uri, error) from error
+
+
+def refused_uri(uri: str, error: Exception) -> ConfigError:
+    """pymongo's reason (a port out of range is its ValueError), never the URI's password."""
+    message = str(error)[:300]
+    password = URI_PASSWORD.search(uri)
+    if password and password.group(1):
+        message = message.replace(password.group(1), "***")
+    return ConfigError(f"MONGODB_URI: {message}")
 
 
 def connect(app: Flask) -> Store:
@@ -76,14 +98,7 @@ def server_store(app: Flask, *, socket_timeout_ms: int | None, appname: str) -> 
             event_listeners=[COMMANDS, *(app.config.get("MONGODB_EVENT_LISTENERS") or [])],
         )
     except (ConfigurationError, ValueError) as error:
-        # A malformed URI (a port out of range is pymongo's ValueError), or a mongodb+srv://
-        # name that DNS does not resolve (looked up here, before any connection): pymongo's
-        # message, never the URI's password.
-        message = str(error)[:300]
-        password = URI_PASSWORD.search(app.config["MONGODB_URI"])
-        if password and password.group(1):
-            message = message.replace(password.group(1), "***")
-        raise ConfigError(f"MONGODB_URI: {message}") from error
+        raise refused_uri(app.config["MONGODB_URI"], error) from error
     return Store(client[app.config["MONGODB_DB"]])
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask
+from flask import Config, Flask
 from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -13,7 +13,7 @@ from app import db
 from app.api import access_log, cors, hygiene, negotiation, observe, problems
 from app.api.response_cache import ResponseCache
 from app.auth import check_secret, token_command
-from app.config import DEFAULTS, check_config, plain_environment
+from app.config import DEFAULTS, REPO_ROOT, check_config, plain_environment
 from app.extension_points import walker_definitions, web_response_transformer
 from app.site import SiteCache
 from schemas.items import SchemaRegistry
@@ -34,19 +34,32 @@ API_SETTINGS = {
 }
 
 
-def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+def settings(config: Mapping[str, Any] | None = None) -> Config:
     """Defaults, then the environment (MONGODB_URI..., CMS_*), then `config`."""
+    settled = Config(str(REPO_ROOT))
+    settled.from_mapping(DEFAULTS)
+    settled.from_mapping(API_SETTINGS)
+    settled.from_mapping(plain_environment())
+    settled.from_prefixed_env(prefix="CMS")
+    if config:
+        settled.from_mapping(config)
+    return settled
+
+
+def check_startup(config: Mapping[str, Any]) -> None:
+    """Every setting the service cannot start with, as a ConfigError (one line, no traceback).
+    create_app runs it, and gunicorn's master before any worker starts (gunicorn.conf.py)."""
+    check_config(config)
+    check_secret(config)
+    db.check_uri(config["MONGODB_URI"])
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """The app on `settings(config)`, checked first (check_startup)."""
     # No implicit /static route: the docs assets have their own (app/api/docs.py).
     app = Flask(__name__, static_folder=None)
-    app.config.from_mapping(DEFAULTS)
-    app.config.from_mapping(API_SETTINGS)
-    app.config.from_mapping(plain_environment())
-    app.config.from_prefixed_env(prefix="CMS")
-    if config:
-        app.config.from_mapping(config)
-
-    check_config(app.config)
-    check_secret(app.config)
+    app.config.update(settings(config))
+    check_startup(app.config)
     access_log.install()  # the dev server's request log never shows `password=` values
     db.init_app(app)
     app.cli.add_command(token_command)

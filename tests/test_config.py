@@ -115,10 +115,10 @@ def test_a_uri_pymongo_refuses_is_a_configuration_error_without_the_uri(uri, mes
 
 
 def test_a_password_pymongo_would_repeat_is_masked(monkeypatch):
-    def refuses(uri, **options):
+    def refuses(uri, *arguments, **options):
         raise ConfigurationError(f"cannot use {uri}")
 
-    monkeypatch.setattr(app.db.pymongo, "MongoClient", refuses)
+    monkeypatch.setattr(app.db.uri_parser, "parse_uri", refuses)
     with pytest.raises(ConfigError) as raised:
         create_app({"MONGODB_URI": "mongodb://ann:s3:cr@t@db.example/"})
     assert raised.value.message == "MONGODB_URI: cannot use mongodb://ann:***@db.example/"
@@ -137,3 +137,27 @@ def test_the_cli_prints_a_configuration_error_in_one_line():
         " CMS_PROXY_COUNT must be a whole number >= 0, got 'two'\n"
     )
     assert result.stdout == ""
+
+
+def test_gunicorn_stops_on_a_configuration_error_before_any_worker_starts():
+    # `make serve`: the master checks the settings (gunicorn.conf.py on_starting), so the
+    # operator reads the one line, not each worker's traceback.
+    environment = {**os.environ, "CMS_PROXY_COUNT": "two"}
+    environment.pop("MONGODB_URI", None)
+    command = [sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py", "--workers", "1"]
+    command += ["--bind", "127.0.0.1:0", "app:create_app()"]
+    result = subprocess.run(
+        command,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=REPO_ROOT,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[-1] == (
+        "Error: invalid configuration: CMS_PROXY_COUNT must be a whole number >= 0, got 'two'"
+    )
+    assert "Traceback" not in result.stderr
+    assert "Booting worker" not in result.stderr
