@@ -76,7 +76,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["cms.transformer"] = web_response_transformer(app)
 
     from app.api import BLUEPRINTS
+    from app.api.resources import AsciiInteger
 
+    app.url_map.converters["int"] = AsciiInteger  # before any route is added
     api = Api(app)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)

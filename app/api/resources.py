@@ -7,6 +7,7 @@ from typing import Any
 from flask import Response, request
 from flask_smorest import Blueprint
 from werkzeug.datastructures import MultiDict
+from werkzeug.routing import IntegerConverter
 
 from app import resources
 from app.api.arguments import LocaleQuery, Query, QueryParser
@@ -19,6 +20,14 @@ from app.listing.resources import tag_item
 
 # Ids are BSON int64: a larger number matches no route (404) instead of reaching the driver.
 ID = "int(max=9223372036854775807)"
+
+
+class AsciiInteger(IntegerConverter):
+    """The `int` of every route (app.factory): ASCII digits only. Werkzeug's `\\d+` also takes
+    other scripts' digits (`/api/pages/١١٠١`, `/api/pages/１１０１`), which would serve one
+    resource at many URLs; those now get the 404 of any identifier that is not a number."""
+
+    regex = r"[0-9]+"
 
 blp = Blueprint(
     "Resources",
