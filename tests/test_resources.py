@@ -119,8 +119,11 @@ ROUTER_404 = (
         # digits of other scripts are not an id: one resource has one URL (Arabic-Indic,
         # fullwidth, Devanagari 1101; Python's \\d takes them)
         ("/api/pages/%D9%A1%D9%A1%D9%A0%D9%A1", 404, "Invalid identifier value or configuration."),
-        ("/api/pages/%EF%BC%91%EF%BC%91%EF%BC%90%EF%BC%91", 404,
-         "Invalid identifier value or configuration."),  # fmt: skip
+        (
+            "/api/pages/%EF%BC%91%EF%BC%91%EF%BC%90%EF%BC%91",
+            404,
+            "Invalid identifier value or configuration.",
+        ),  # fmt: skip
         ("/api/tags/%E0%A5%AB", 404, "Invalid identifier value or configuration."),
         ("/api/translations/%D9%A1", 404, "Invalid identifier value or configuration."),
         # a number the routes do not take: negative, or beyond int64

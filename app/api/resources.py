@@ -29,6 +29,7 @@ class AsciiInteger(IntegerConverter):
 
     regex = r"[0-9]+"
 
+
 blp = Blueprint(
     "Resources",
     __name__,
