@@ -75,9 +75,12 @@ def test_a_format_suffix_beats_accept(client, url, accept, mimetype):
     assert is_list == (mimetype == "application/json" and "/1101" not in url)
 
 
-@pytest.mark.parametrize("accept", ["text/html", "text/csv", "application/xml"])
+@pytest.mark.parametrize(
+    "accept", ["text/html", "text/csv", "application/xml", "application/problem+json"]
+)
 def test_other_types_are_406_problems(client, accept):
-    for url in (f"{WR}?path=/about", "/api/pages", "/api/pages/1101"):
+    # the Hydra entry point too (`/api`, no slash), and a context (roadiz-read-surface.md §1)
+    for url in (f"{WR}?path=/about", "/api/pages", "/api/pages/1101", "/api", "/api/contexts/Page"):
         response = client.get(url, headers={"Accept": accept})
         assert response.status_code == 406
         assert problem_detail(response) == (

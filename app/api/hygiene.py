@@ -23,7 +23,9 @@ MAX_URL_LENGTH = 4096
 # twice: app.listing.params.Params.get): each may be given once, on every route.
 SINGLE_PARAMETERS = frozenset({"path", "_locale", "_preview", "password"})
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
-JSON_TYPES = (LD_JSON, "application/json", "application/problem+json")
+# The formats a success is served in (a problem's own type is no format of a resource: API
+# Platform answers `Accept: application/problem+json` alone with a 406 too).
+JSON_TYPES = (LD_JSON, "application/json")
 
 
 class UriTooLong(ApiError):
@@ -43,7 +45,7 @@ def _check_request() -> None:
         if name in SINGLE_PARAMETERS and len(request.args.getlist(name)) > 1:
             raise given_twice(name)
     if (
-        request.path.startswith("/api/")
+        (request.path == "/api" or request.path.startswith("/api/"))
         and not request.path.startswith("/api/docs")
         and not negotiation.has_suffix(request)
     ):
