@@ -79,6 +79,14 @@ def test_hydra_search_lists_the_supported_filters(client):
     ):
         assert name in variables
     assert "page" not in variables and "itemsPerPage" not in variables
+    # the property filter, as API Platform's PropertyFilter declares it: no property
+    assert variables[-1] == "properties[]"
+    assert search["hydra:mapping"][-1] == {
+        "@type": "IriTemplateMapping", "variable": "properties[]", "property": None,
+        "required": False,
+    }  # fmt: skip
+    for other in ("/api/tags", "/api/documents", "/api/translations", "/api/nodes_sources"):
+        assert client.get(other).json["hydra:search"]["hydra:template"].endswith(",properties[]}")
     mapping = next(m for m in search["hydra:mapping"] if m["variable"] == "publishedAt[before]")
     assert mapping == {
         "@type": "IriTemplateMapping",
@@ -322,6 +330,7 @@ def test_unknown_parameters_are_refused_naming_the_accepted_ones(client, name):
     detail = problem_detail(response)
     assert detail.startswith(f'Unknown parameter "{name}" for /api/articles; accepted: _locale, ')
     assert "publishedAt[archive]" in detail and "itemsPerPage" in detail
+    assert ", properties[], " in detail  # the property filter, accepted too
 
 
 def test_archives_group_publication_months_by_year_newest_first(client):

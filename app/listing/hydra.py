@@ -65,21 +65,25 @@ def cursor_view(path: str, args: MultiDict, token: str, next_token: str | None) 
     return found
 
 
-def search(path: str, variables: list[Variable]) -> dict[str, Any]:
-    """hydra:search: an IriTemplate with one mapping per declared variable."""
-    names = [v.name for v in variables]
+def search(path: str, variables: list[Variable], *, sparse: bool = False) -> dict[str, Any]:
+    """hydra:search: an IriTemplate with one mapping per declared variable; `sparse`: and
+    `properties[]` (the property filter, app.listing.properties), which maps no property, as API
+    Platform's PropertyFilter declares it."""
+    mapping = [(v.name, v.property) for v in variables]
+    if sparse:
+        mapping.append(("properties[]", None))
     return {
         "@type": "hydra:IriTemplate",
-        "hydra:template": f"{path}{{?{','.join(names)}}}",
+        "hydra:template": f"{path}{{?{','.join(name for name, _ in mapping)}}}",
         "hydra:variableRepresentation": "BasicRepresentation",
         "hydra:mapping": [
             {
                 "@type": "IriTemplateMapping",
-                "variable": v.name,
-                "property": v.property,
+                "variable": name,
+                "property": property_,
                 "required": False,
             }
-            for v in variables
+            for name, property_ in mapping
         ],
     }
 

@@ -89,7 +89,7 @@ def schemas() -> dict[str, Any]:
                         {
                             "@type": {"const": "IriTemplateMapping"},
                             "variable": STRING,
-                            "property": STRING,
+                            "property": {"type": ["string", "null"]},  # null: properties[]
                             "required": BOOL,
                         },
                         ["@type", "variable", "property", "required"],

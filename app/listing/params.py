@@ -81,7 +81,7 @@ class Params:
         known = set(accepted) | set(PAGINATION) | set(GLOBAL)
         for name in self.names:
             if name not in known and not name.startswith("properties"):
-                listed = ", ".join(sorted(known - set(GLOBAL)))
+                listed = ", ".join(sorted((known - set(GLOBAL)) | {"properties[]"}))
                 raise BadRequest(f'Unknown parameter "{name}" for {path}; accepted: {listed}')
 
 

@@ -114,7 +114,7 @@ def _body(
     if fields is not None:
         members = [sparse(m, fields) for m in members]
     view = hydra.view(path, args, page, total)
-    search = hydra.search(path, variables)
+    search = hydra.search(path, variables, sparse=True)
     return hydra.collection(f"/api/contexts/{name}", path, members, total, view, search)
 
 

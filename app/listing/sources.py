@@ -313,7 +313,7 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
     name = route_.node_type.name if route_.node_type else "NodesSources"
     return hydra.collection(
         f"/api/contexts/{name}", route_.path, members, total, view,
-        hydra.search(route_.path, VARIABLES),
+        hydra.search(route_.path, VARIABLES, sparse=True),
     )  # fmt: skip
 
 
