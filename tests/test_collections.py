@@ -303,9 +303,16 @@ def test_collections_apply_availability_realms_and_publication(client):
         ("publishedAt[archive]=24", "“archive” filter must be a valid archive specification."),
         (
             "node.parent=/api/pages/17",
-            '"node.parent" must be an integer id or an IRI /api/nodes/<id>, not "/api/pages/17"',
+            '"node.parent" must be a non-negative integer (at most 18 digits) or an IRI'
+            ' /api/nodes/<id>, not "/api/pages/17"',
         ),
-        ("node.id=x1", '"node.id" must be an integer, not "x1"'),
+        ("node.id=x1", '"node.id" must be a non-negative integer (at most 18 digits), not "x1"'),
+        # an id is no negative number (the message said "an integer" of -5)
+        ("node.id=-5", '"node.id" must be a non-negative integer (at most 18 digits), not "-5"'),
+        (
+            "translation.id=-1",
+            '"translation.id" must be a non-negative integer (at most 18 digits), not "-1"',
+        ),
         (
             "node.position[between]=1-3",
             '"node.position[between]" must be two integers a..b, not "1-3"',

@@ -245,7 +245,10 @@ def test_document_filters(client, query, expected):
     [
         ("/api/translations?available=yes", '"available" must be one of true, 1, false, 0'),
         ("/api/tags?color=red", 'Unknown parameter "color" for /api/tags; accepted: _locale, '),
-        ("/api/tags?parent.id=x", '"parent.id" must be an integer, not "x"'),
+        (
+            "/api/tags?parent.id=x",
+            '"parent.id" must be a non-negative integer (at most 18 digits), not "x"',
+        ),
         (
             "/api/tags?_locale=de",
             'Locale filter value "de" not supported. Supported values are en, fr',

@@ -47,6 +47,7 @@ DATE = {"type": "string", "description": "ISO 8601 date or date-time"}
 ORDER = {"type": "string", "pattern": "^([aA][sS][cC]|[dD][eE][sS][cC])$"}
 INTEGER_OR_IRI = {"type": "string", "pattern": r"^(/api/[a-z_]+/)?[0-9]{1,18}$"}
 INTEGER = {"type": "string", "pattern": r"^-?[0-9]{1,18}$"}
+ID = {"type": "string", "pattern": r"^[0-9]{1,18}$"}  # what params.integer takes
 ARRAY = "[]"
 
 
@@ -204,10 +205,10 @@ class Exact(Filter):
     def schema(self) -> dict[str, Any]:
         if self.kind == "iri":
             return INTEGER_OR_IRI
-        return INTEGER if self.kind == "int" else STRING
+        return ID if self.kind == "int" else STRING
 
     def describe(self) -> str:
-        accepted = {"iri": f"an id or IRI {self.iri_prefix}<id>", "int": "an integer"}.get(
+        accepted = {"iri": f"an id or IRI {self.iri_prefix}<id>", "int": "an id"}.get(
             self.kind, "a value"
         )
         meaning = {"not": "is not", "intersect": "has every one of"}.get(self.prefix, "equals")

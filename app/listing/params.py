@@ -118,7 +118,9 @@ def integer(name: str, value: str, iri_prefix: str | None = None) -> int:
         text = value[len(iri_prefix) :]
     if _DIGITS.fullmatch(text):
         return int(text)
-    accepted = f"an integer id or an IRI {iri_prefix}<id>" if iri_prefix else "an integer"
+    accepted = "a non-negative integer (at most 18 digits)"
+    if iri_prefix:
+        accepted += f" or an IRI {iri_prefix}<id>"
     raise BadRequest(f'"{name}" must be {accepted}, not "{value[:80]}"')
 
 
