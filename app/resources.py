@@ -13,7 +13,6 @@ from app.audience import (
 from app.errors import NotFound
 from app.listing import sources as sources_listing
 from app.listing.documents import document_view
-from app.locale import resolve_translation
 from app.naming import collection_iri, context_iri
 from app.realms import decide, realm_view
 from app.reply import Reply
@@ -57,15 +56,6 @@ def source_collection(context: RequestContext, plural: str, path: str, args: Mul
     return Reply(body, locale)
 
 
-def _locale(context: RequestContext, locale: str | None) -> str:
-    return resolve_translation(
-        context.site,
-        locale=locale,
-        accept_language=None,
-        preview=context.visibility.preview,
-    ).locale
-
-
 def node_item(context: RequestContext, node_id: int, locale: str | None) -> Reply:
     """A node that has a source this request may see (not only a previewable one)."""
     generation = context.site.generation
@@ -75,7 +65,7 @@ def node_item(context: RequestContext, node_id: int, locale: str | None) -> Repl
     if not any(may_see(s, context) and not withheld(s, context) for s in sources):
         raise NotFound(f"No node {node_id}")
     decide(sources[0], context)  # a deny realm covers the node, hence all its sources
-    locale = _locale(context, locale)
+    locale = sources_listing.shown_locale(context, locale)
     default = context.site.default_translation.locale
     tags = [
         tag_summary(t | {"id": t["_id"]}, locale, default) for t in generation.tags(node["tag_ids"])
@@ -91,7 +81,7 @@ def document_item(context: RequestContext, document_id: int, locale: str | None)
     document = context.site.generation.document(document_id)
     if document is None:
         raise NotFound(f"No document {document_id}")
-    locale = _locale(context, locale)
+    locale = sources_listing.shown_locale(context, locale)
     # as /api/documents lists it (§5: the item has the listed fields, not filename nor id)
     body = {"@context": context_iri("Document"), **document_view(document, locale)}
     return Reply(body, locale)

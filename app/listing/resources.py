@@ -30,7 +30,7 @@ from app.listing.filters import (
 )
 from app.listing.params import Page, Params, QueryBuilder, pagination
 from app.listing.properties import requested, sparse
-from app.listing.sources import ITEMS_PER_PAGE, LOCALE, MAX_ITEMS_PER_PAGE, locales
+from app.listing.sources import ITEMS_PER_PAGE, LOCALE, MAX_ITEMS_PER_PAGE, shown_locale
 from app.naming import tag_iri
 from app.reply import Reply
 from app.request_context import RequestContext
@@ -101,9 +101,7 @@ def _in_memory(
 
 
 def _locale(context: RequestContext, params: Params) -> str:
-    if params.get("_locale") is None:
-        return context.site.default_translation.locale
-    return locales(context, params)[0]
+    return shown_locale(context, params.get("_locale"))
 
 
 def _body(
@@ -196,7 +194,7 @@ def tag_item(context: RequestContext, tag_id: int, locale: str | None) -> Reply:
     tag = next((t for t in context.site.tags if t["_id"] == tag_id), None)
     if tag is None:
         raise NotFound(f"No tag {tag_id}")
-    chosen = _locale(context, Params(MultiDict({"_locale": locale} if locale else {})))
+    chosen = shown_locale(context, locale)
     body = {
         "@context": "/api/contexts/Tag",
         **tag_view(context, tag, chosen, parents=TAG_PARENT_DEPTH),

@@ -132,6 +132,14 @@ def locales(context: RequestContext, params: Params) -> list[str]:
     return [wanted]
 
 
+def shown_locale(context: RequestContext, wanted: str | None) -> str:
+    """The translation a tag, document or node is shown in, item or collection: `_locale` as
+    `locales` checks it (400 when the request may not see it), else the default translation."""
+    if wanted is None:
+        return context.site.default_translation.locale
+    return locales(context, Params(MultiDict({"_locale": wanted})))[0]
+
+
 def _types(context: RequestContext, params: Params, route_: Route) -> list[str] | None:
     """Type names allowed by the route and the reachable/publishable flags (None: any)."""
     allowed = None if route_.node_type is None else {route_.node_type.name}
