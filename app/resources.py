@@ -42,7 +42,7 @@ def source_item(context: RequestContext, plural: str, source_id: int) -> Reply:
     if source is None or source["type"] != node_type.name:
         raise NotFound(f"No {node_type.name} {source_id}")
     decide(source, context)  # raises 401 for a deny realm not granted
-    item = ItemDumper(context, frozenset(node_type.operation_groups()))(source, ItemRole.RESOURCE)
+    item = ItemDumper(context, node_type.resource_groups())(source, ItemRole.RESOURCE)
     body = {"@context": context_iri(node_type.name), **item}
     node = source["node"]
     return Reply(body, source["locale"], node["ttl"], protected=bool(node["realm_ids"]),

@@ -114,6 +114,13 @@ class NodeType:
                     own.append(name)
         return (*OPERATION_GROUPS_HEAD, *own, *OPERATION_GROUPS_TAIL)
 
+    def resource_groups(self, *, tag_parent: bool = False) -> frozenset[str]:
+        """The groups of its sources at their own `@id`, in collections and in search results:
+        the operation's, without `tag_parent` unless asked (roadiz-read-surface.md §7: a tag's
+        parent is nested in the WebResponse, `/api/nodes_sources` and the tag item only)."""
+        groups = frozenset(self.operation_groups())
+        return groups if tag_parent else groups - {"tag_parent"}
+
     @classmethod
     def from_document(cls, doc: dict[str, Any]) -> NodeType:
         fields = tuple(

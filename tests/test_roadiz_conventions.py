@@ -231,6 +231,29 @@ def test_tags_inside_node_sources_nest_their_parent_and_omit_a_null_one(client):
     assert listed[0]["description"] is None  # appended by Roadiz's normaliser: kept when null
 
 
+def test_a_tags_parent_is_nested_only_where_roadiz_has_the_tag_parent_group(client):
+    """roadiz-read-surface.md §7: the WebResponse, /api/nodes_sources and the tag item nest it;
+    a type's collection and item and search results (collection groups) do not."""
+    source = get_path(client, "/blog/jazz-night").json["item"]
+    iri = source["@id"]
+
+    def parents(body: dict) -> list:
+        return [t.get("parent", {}).get("@id") for t in body["node"]["tags"]]
+
+    assert parents(source) == [None, "/api/tags/2"]
+    every_type = client.get("/api/nodes_sources?node.nodesTags.tag=3&itemsPerPage=50").json
+    assert parents(next(m for m in every_type["hydra:member"] if m["@id"] == iri)) == [
+        None, "/api/tags/2",
+    ]  # fmt: skip
+    assert client.get("/api/tags/3").json["parent"]["@id"] == "/api/tags/2"
+    plural = iri.rsplit("/", 2)[1]
+    one_type = client.get(f"/api/{plural}?node.nodesTags.tag=3&itemsPerPage=50").json
+    assert parents(next(m for m in one_type["hydra:member"] if m["@id"] == iri)) == [None, None]
+    assert parents(client.get(iri).json) == [None, None]
+    hits = client.get("/api/search?search=jazz").json["hydra:member"]
+    assert parents(next(h["item"] for h in hits if h["item"]["@id"] == iri)) == [None, None]
+
+
 def test_openapi_documents_the_document_and_tag_conventions(client):
     schemas = client.get("/api/docs.json").json["components"]["schemas"]
     document = schemas["Document"]

@@ -315,7 +315,8 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
             if scope is not None:
                 total = _plain_total(context, query, scope)
         view = hydra.view(route_.path, args, page, total or 0)
-    members = [dump_member(context, source) for source in found]
+    every_type = route_.node_type is None  # /api/nodes_sources: with the tag_parent group
+    members = [dump_member(context, source, tag_parent=every_type) for source in found]
     if fields is not None:
         members = [sparse(m, fields) for m in members]
     name = route_.node_type.name if route_.node_type else "NodesSources"
@@ -339,8 +340,11 @@ def _scheduled_count(context: RequestContext, query: dict[str, Any]) -> Callable
     return lambda: generation.count_scheduled(query, visibility, index=index)
 
 
-def dump_member(context: RequestContext, source: dict[str, Any]) -> dict[str, Any]:
+def dump_member(
+    context: RequestContext, source: dict[str, Any], *, tag_parent: bool = False
+) -> dict[str, Any]:
     """A source as collections and search results list it: its own type's groups, whatever the
-    route."""
+    route (NodeType.resource_groups; `tag_parent`: /api/nodes_sources nests tags' parents)."""
     node_type = context.site.node_types[source["type"]]
-    return ItemDumper(context, frozenset(node_type.operation_groups()))(source, ItemRole.MEMBER)
+    groups = node_type.resource_groups(tag_parent=tag_parent)
+    return ItemDumper(context, groups)(source, ItemRole.MEMBER)
