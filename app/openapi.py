@@ -135,7 +135,8 @@ SUCCESS_HEADERS = {
     ),
     "Link": _header(
         '<url>; rel="alternate"; hreflang="<locale>" for each published translation '
-        "of the item, when it has some"
+        "of the item, when it has some, then Hydra's "
+        '</api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"'
     ),
     "Content-Location": _header("The canonical url of the item a redirection leads to"),
 }

@@ -183,18 +183,34 @@ def test_cache_tags_are_bounded(make_app):
     assert tags.endswith(",overflow")
 
 
+API_DOCUMENTATION = '</api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"'
+
+
 def test_link_alternates_exact_values(client):
     """Own translation included, in translation order; title = Base64 of the translation name;
     attribute order fixed (the official client reads them by position); joined by `,`."""
     en = 'rel="alternate"; hreflang="en"; title="RW5nbGlzaA=="; type="text/html"'
     fr = 'rel="alternate"; hreflang="fr"; title="RnJhbsOnYWlz"; type="text/html"'
-    assert get_path(client, "/about").headers["Link"] == f"</about>; {en},</a-propos>; {fr}"
-    assert get_path(client, "/fr/blog").headers["Link"] == f"</blog>; {en},</fr/blog>; {fr}"
-    assert client.get("/api/pages/1101").headers["Link"] == f"</about>; {en},</a-propos>; {fr}"
+    docs = f",{API_DOCUMENTATION}"  # last, on every response
+    assert get_path(client, "/about").headers["Link"] == f"</about>; {en},</a-propos>; {fr}{docs}"
+    assert get_path(client, "/fr/blog").headers["Link"] == f"</blog>; {en},</fr/blog>; {fr}{docs}"
+    assert client.get("/api/pages/1101").headers["Link"] == (
+        f"</about>; {en},</a-propos>; {fr}{docs}"
+    )
     # de is unavailable: not shown; a page alone in its node still names itself
     assert get_path(client, "/blog/english-only-note").headers["Link"] == (
-        f"</blog/english-only-note>; {en}"
+        f"</blog/english-only-note>; {en}{docs}"
     )
+
+
+@pytest.mark.parametrize(
+    "url", ["/api/articles", "/api/tags/3", "/api/common_content", "/api/search?search=jazz"]
+)
+def test_every_response_links_the_hydra_api_documentation(client, url):
+    """API Platform's discovery link (roadiz-read-surface.md §7), relative: a cached response
+    names no host; the documentation it names is served there."""
+    assert client.get(url).headers["Link"] == API_DOCUMENTATION
+    assert client.get("/api/docs.jsonld").status_code == 200
 
 
 def test_link_alternates_decode_to_the_translation_names(client):

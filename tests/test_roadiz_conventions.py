@@ -118,7 +118,8 @@ def test_preview_links_an_unavailable_translation_too(client):
     assert preview.headers["Link"] == (  # the site's translation order
         '</de/about>; rel="alternate"; hreflang="de"; title="RGV1dHNjaA=="; type="text/html",'
         '</about>; rel="alternate"; hreflang="en"; title="RW5nbGlzaA=="; type="text/html",'
-        '</a-propos>; rel="alternate"; hreflang="fr"; title="RnJhbsOnYWlz"; type="text/html"'
+        '</a-propos>; rel="alternate"; hreflang="fr"; title="RnJhbsOnYWlz"; type="text/html",'
+        '</api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"'
     )
 
 
