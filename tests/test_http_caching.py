@@ -204,8 +204,10 @@ def test_link_alternates_exact_values(client):
 
 
 @pytest.mark.parametrize(
-    "url", ["/api/articles", "/api/tags/3", "/api/common_content", "/api/search?search=jazz"]
-)
+    "url",
+    ["/api/articles", "/api/tags/3", "/api/common_content", "/api/search?search=jazz", "/api",
+     "/api/contexts/Page", "/api/pages/abc", "/api/articles?foo=1"],
+)  # fmt: skip
 def test_every_response_links_the_hydra_api_documentation(client, url):
     """API Platform's discovery link (roadiz-read-surface.md §7), relative: a cached response
     names no host; the documentation it names is served there."""

@@ -41,14 +41,6 @@ def cache_tags_header(tags: list[str]) -> str:
     return ",".join(kept)
 
 
-# Hydra's discovery link, as API Platform adds it to every response (roadiz-read-surface.md §7),
-# after the alternates; relative, so that a cached response names no host. Roadiz's client keeps
-# only the `type="text/html"` links (`getAlternateLinks`).
-API_DOCUMENTATION_LINK = (
-    '</api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"'
-)
-
-
 def alternate_links(alternates: list[dict[str, Any]]) -> str | None:
     """`Link` header as Roadiz sends it: every shown translation of the item, its own included,
     with the Base64 translation name as `title`, attributes in a fixed order (clients parse them
@@ -143,9 +135,8 @@ def send(reply: Reply, context: RequestContext, *, cache_key: tuple | None = Non
     }
     if reply.content_location:
         fixed["Content-Location"] = uri_reference(reply.content_location)
-    fixed["Link"] = ",".join(
-        link for link in (alternate_links(reply.alternates), API_DOCUMENTATION_LINK) if link
-    )
+    if (links := alternate_links(reply.alternates)) is not None:
+        fixed["Link"] = links  # then Hydra's documentation link (app.api.hygiene)
     if context.visibility.preview:
         fixed["X-Preview"] = "1"
     cached = CachedResponse(payload, fixed, s_maxage)

@@ -28,6 +28,14 @@ _REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 JSON_TYPES = (LD_JSON, "application/json")
 
 
+# Hydra's discovery link, as API Platform adds it to every API response (roadiz-read-surface.md
+# §7), after the alternates; relative, so that a cached response names no host. Roadiz's client
+# keeps only the `type="text/html"` links (`getAlternateLinks`).
+API_DOCUMENTATION_LINK = (
+    '</api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"'
+)
+
+
 class UriTooLong(ApiError):
     status = 414
 
@@ -45,7 +53,7 @@ def _check_request() -> None:
         if name in SINGLE_PARAMETERS and len(request.args.getlist(name)) > 1:
             raise given_twice(name)
     if (
-        (request.path == "/api" or request.path.startswith("/api/"))
+        _api_path(request.path)
         and not request.path.startswith("/api/docs")
         and not negotiation.has_suffix(request)
     ):
@@ -54,6 +62,10 @@ def _check_request() -> None:
             raise NotAcceptable(
                 "Requested format is not supported: use application/ld+json or application/json."
             )
+
+
+def _api_path(path: str) -> bool:
+    return path == "/api" or path.startswith("/api/")
 
 
 def _options() -> Response:
@@ -95,6 +107,11 @@ def init_app(app: Flask) -> None:
     @app.after_request
     def _after(response: Response) -> Response:
         response.headers["X-Request-Id"] = g.get("request_id", "")
+        if _api_path(request.path):  # errors, the entry point and contexts too
+            links = response.headers.get("Link")
+            response.headers["Link"] = (
+                f"{links},{API_DOCUMENTATION_LINK}" if links else API_DOCUMENTATION_LINK
+            )
         return response
 
 
