@@ -57,8 +57,9 @@ def _check_request() -> None:
         and not request.path.startswith("/api/docs")
         and not negotiation.has_suffix(request)
     ):
-        accepted = request.accept_mimetypes
-        if request.headers.get("Accept") and not any(accepted[t] for t in JSON_TYPES):
+        if request.headers.get("Accept") and not any(
+            negotiation.quality(request, t) for t in JSON_TYPES
+        ):
             raise NotAcceptable(
                 "Requested format is not supported: use application/ld+json or application/json."
             )

@@ -41,10 +41,17 @@ def has_suffix(request: Request) -> bool:
     return FORMAT_KEY in request.environ
 
 
+def quality(request: Request, media_type: str) -> float:
+    """How much Accept wants `media_type` as the service sends it (`; charset=utf-8`): werkzeug
+    matches a range with parameters only against a type with the same ones, so that
+    `application/json; charset=utf-8` would otherwise accept nothing."""
+    accepted = request.accept_mimetypes
+    return max(accepted[media_type], accepted[f"{media_type}; charset=utf-8"])
+
+
 def mimetype(request: Request) -> str:
     """The suffix's format, else JSON when Accept prefers it to JSON-LD, else JSON-LD."""
     chosen = request.environ.get(FORMAT_KEY)
     if chosen is not None:
         return chosen
-    accepted = request.accept_mimetypes
-    return JSON if accepted[JSON] > accepted[LD_JSON] else LD_JSON
+    return JSON if quality(request, JSON) > quality(request, LD_JSON) else LD_JSON
