@@ -11,7 +11,7 @@ from app.naming import LOCALE
 from app.site import SiteModel, Translation
 
 LANGUAGE_RANGE = re.compile(r"\*|[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*")
-QUALITY = re.compile(r"q=(0(\.\d{0,3})?|1(\.0{0,3})?)", re.IGNORECASE)
+QUALITY = re.compile(r"q=(0(\.[0-9]{0,3})?|1(\.0{0,3})?)", re.IGNORECASE)  # ASCII digits
 # Only the first entries are read, so that a huge header costs no more than a normal one.
 MAX_ACCEPT_ENTRIES = 32
 
