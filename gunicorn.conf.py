@@ -31,6 +31,9 @@ access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(L
 
 
 def on_starting(server):
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if directory:  # before the check below: importing the app opens its metric files there
+        os.makedirs(directory, exist_ok=True)
     # A setting the service cannot start with stops gunicorn here, in one line, before any
     # worker would print its traceback and exit (app.factory.check_startup).
     from click import ClickException
@@ -41,11 +44,11 @@ def on_starting(server):
         check_startup(settings())
     except ClickException as error:
         raise SystemExit(f"Error: {error.format_message()}") from None
-    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if directory:
-        os.makedirs(directory, exist_ok=True)
+        # values of a previous run would be added to this one's, and the master's (opened by
+        # the import above) are no worker's
         for path in glob.glob(os.path.join(directory, "*.db")):
-            os.remove(path)  # values of a previous run would be added to this one's
+            os.remove(path)
 
 
 def child_exit(server, worker):

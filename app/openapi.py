@@ -209,7 +209,9 @@ def item_schemas(site: SiteModel, schemas: SchemaRegistry, converter: Any) -> di
         out[f"{node_type.name}WebResponseItem"] = _item(
             converter, page, node_type, all_required=True
         )
-        single = schemas.item(node_type, groups, site.plurals, ItemRole.RESOURCE)
+        single = schemas.item(
+            node_type, node_type.resource_groups(), site.plurals, ItemRole.RESOURCE
+        )
         resource = _item(converter, single, node_type, all_required=True)
         context = {"type": "string", "enum": [context_iri(node_type.name)]}
         resource["properties"] = {"@context": context, **resource["properties"]}
@@ -223,8 +225,10 @@ def item_schemas(site: SiteModel, schemas: SchemaRegistry, converter: Any) -> di
     for node_type in site.node_types.values():
         schema = schemas.item(node_type, listed, site.plurals)
         out[f"{node_type.name}ListedItem"] = _item(converter, schema, node_type, all_required=False)
-        # /api/nodes_sources lists every type, each with its own operation groups
-        groups = frozenset(node_type.operation_groups())
+        # /api/nodes_sources lists every type, each with its own groups and `tag_parent`; a
+        # type's collection and search hits the same without it (one schema serves both: a
+        # tag's `parent` is optional, absent from those)
+        groups = node_type.resource_groups(tag_parent=True)
         member = schemas.item(node_type, groups, site.plurals, ItemRole.MEMBER)
         out[f"{node_type.name}MemberItem"] = _item(converter, member, node_type, all_required=True)
     return out

@@ -340,6 +340,18 @@ def test_unknown_parameters_are_refused_naming_the_accepted_ones(client, name):
     assert ", properties[], " in detail  # the property filter, accepted too
 
 
+def test_archives_refuse_the_property_filter_they_could_not_apply(client):
+    """An Archive has no fields to leave out: `properties[]` is no silent no-op there, and the
+    archives' 400 and hydra:search do not name it (the collections' do)."""
+    response = client.get("/api/articles/archives?properties[]=year")
+    assert response.status_code == 400
+    detail = problem_detail(response)
+    assert detail.startswith('Unknown parameter "properties[]" for /api/articles/archives; ')
+    assert "properties[]" not in detail.partition("accepted: ")[2]
+    search = client.get("/api/articles/archives").json["hydra:search"]
+    assert "properties[]" not in search["hydra:template"]
+
+
 def test_archives_group_publication_months_by_year_newest_first(client):
     body = client.get("/api/articles/archives?_locale=en").json
     assert body["@type"] == "hydra:Collection"

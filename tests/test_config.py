@@ -139,10 +139,12 @@ def test_the_cli_prints_a_configuration_error_in_one_line():
     assert result.stdout == ""
 
 
-def test_gunicorn_stops_on_a_configuration_error_before_any_worker_starts():
+def test_gunicorn_stops_on_a_configuration_error_before_any_worker_starts(tmp_path):
     # `make serve`: the master checks the settings (gunicorn.conf.py on_starting), so the
-    # operator reads the one line, not each worker's traceback.
-    environment = {**os.environ, "CMS_PROXY_COUNT": "two"}
+    # operator reads the one line, not each worker's traceback; the metrics directory does not
+    # exist yet (importing the app opens its files: the master creates it first)
+    metrics = tmp_path / "metrics"
+    environment = {**os.environ, "CMS_PROXY_COUNT": "two", "PROMETHEUS_MULTIPROC_DIR": str(metrics)}
     environment.pop("MONGODB_URI", None)
     command = [sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py", "--workers", "1"]
     command += ["--bind", "127.0.0.1:0", "app:create_app()"]
@@ -161,3 +163,4 @@ def test_gunicorn_stops_on_a_configuration_error_before_any_worker_starts():
     )
     assert "Traceback" not in result.stderr
     assert "Booting worker" not in result.stderr
+    assert metrics.is_dir()

@@ -80,7 +80,7 @@ def source_collection(query: dict[str, Any], plural: str) -> Response:
     operationId="source_archives",
     description="The distinct publication dates of the matching published sources, grouped by "
     "year then month, newest first (unpaginated); the collection's filters apply.",
-    parameters=parameters(sources_listing.VARIABLES),
+    parameters=parameters(sources_listing.VARIABLES, sparse=False),
 )
 def source_archives(query: dict[str, Any], plural: str) -> Response:
     path, args = request.path, request_args()

@@ -63,7 +63,7 @@ def archives(context: RequestContext, plural: str, path: str, args: MultiDict) -
     if route_.node_type is not None and not route_.node_type.publishable:
         raise missing
     params = Params(args)
-    params.check_known(ACCEPTED, path)
+    params.check_known(ACCEPTED, path, sparse=False)  # an Archive has no fields to leave out
     query = build_query(context, params, route_)
     # the collection's order and pages change nothing here (newest first, unpaginated), but a
     # malformed one is the 400 it is on the collection

@@ -16,6 +16,7 @@ from app.errors import BadRequest
 from app.listing.params import (
     DATE_OPERATORS,
     DATE_STRATEGIES,
+    ID_DIGITS,
     RANGE_OPERATORS,
     Params,
     QueryBuilder,
@@ -45,9 +46,15 @@ LOOSE_BOOLEAN = {"type": "string", "enum": ["1", "true", "on", "yes", "0", "fals
 DATE = {"type": "string", "description": "ISO 8601 date or date-time"}
 # asc/desc in any case: a pattern, as generated clients refuse enum values equal but for case
 ORDER = {"type": "string", "pattern": "^([aA][sS][cC]|[dD][eE][sS][cC])$"}
-INTEGER_OR_IRI = {"type": "string", "pattern": r"^(/api/[a-z_]+/)?[0-9]{1,18}$"}
 INTEGER = {"type": "string", "pattern": r"^-?[0-9]{1,18}$"}
-ID = {"type": "string", "pattern": r"^[0-9]{1,18}$"}  # what params.integer takes
+ID = {"type": "string", "pattern": f"^{ID_DIGITS.pattern}$"}  # what params.integer takes
+
+
+def id_or_iri(iri_prefix: str) -> dict[str, Any]:
+    """The schema of an id filter that takes its resource's IRI too (`/api/tags/5`)."""
+    return {"type": "string", "pattern": f"^({re.escape(iri_prefix)})?{ID_DIGITS.pattern}$"}
+
+
 ARRAY = "[]"
 
 
@@ -204,7 +211,7 @@ class Exact(Filter):
 
     def schema(self) -> dict[str, Any]:
         if self.kind == "iri":
-            return INTEGER_OR_IRI
+            return id_or_iri(self.iri_prefix or "")
         return ID if self.kind == "int" else STRING
 
     def describe(self) -> str:

@@ -167,8 +167,20 @@ CURSOR_PARAMETER = {
 }  # fmt: skip
 
 
-def parameters(variables: list[Variable], *, cursor: bool = False) -> list[dict[str, Any]]:
-    """OpenAPI query parameters of a collection: its filters, pagination and properties[]."""
+PROPERTIES_PARAMETER = {
+    "name": "properties[]",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "array", "items": {"type": "string"}},
+    "description": "Sparse fields (properties[node][]=visible for nested ones)",
+}
+
+
+def parameters(
+    variables: list[Variable], *, cursor: bool = False, sparse: bool = True
+) -> list[dict[str, Any]]:
+    """OpenAPI query parameters of a collection: its filters, pagination and (`sparse`)
+    properties[]."""
     from app.listing.params import MAX_PAGE
 
     # `x[]` (several values) is documented on `x` rather than as a parameter of its own:
@@ -184,16 +196,23 @@ def parameters(variables: list[Variable], *, cursor: bool = False) -> list[dict[
         found.append({"name": v.name, "in": "query", "required": False, "schema": v.schema,
                       "description": description})  # fmt: skip
     found += [
-        {"name": "page", "in": "query", "required": False,
-         "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE},
-         "description": "Page, from 1"},
-        {"name": "itemsPerPage", "in": "query", "required": False,
-         "schema": {"type": "integer", "minimum": 0},
-         "description": "Members per page (default 15; more than 50 is read as 50)"},
-        {"name": "properties[]", "in": "query", "required": False,
-         "schema": {"type": "array", "items": {"type": "string"}},
-         "description": "Sparse fields (properties[node][]=visible for nested ones)"},
-    ]  # fmt: skip
+        {
+            "name": "page",
+            "in": "query",
+            "required": False,
+            "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE},
+            "description": "Page, from 1",
+        },
+        {
+            "name": "itemsPerPage",
+            "in": "query",
+            "required": False,
+            "schema": {"type": "integer", "minimum": 0},
+            "description": "Members per page (default 15; more than 50 is read as 50)",
+        },
+    ]
+    if sparse:
+        found.append(PROPERTIES_PARAMETER)
     if cursor:
         found.append(CURSOR_PARAMETER)
     return found

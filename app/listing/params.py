@@ -19,7 +19,8 @@ from app.errors import BadRequest, given_twice
 from app.publication import stored_moment
 
 _INDEX = re.compile(r"\[[0-9]+\]")
-_DIGITS = re.compile(r"[0-9]{1,18}")  # ASCII only: str.isdigit() also accepts "²"
+# An id, as `integer` takes it (and the OpenAPI patterns of id filters say: app.listing.filters)
+ID_DIGITS = re.compile(r"[0-9]{1,18}")  # ASCII only: str.isdigit() also accepts "²"
 _SIGNED = re.compile(r"-?[0-9]{1,18}")  # a value the database takes (8-byte integers)
 _COUNT = re.compile(r"-?[0-9]+")  # page and itemsPerPage: compared with their bounds first
 _ARCHIVE = re.compile(r"([0-9]{4})(?:-([0-9]{2})(?:-([0-9]{2}))?)?")
@@ -77,12 +78,16 @@ class Params:
     def has(self, name: str) -> bool:
         return name in self.values
 
-    def check_known(self, accepted: Iterable[str], path: str) -> None:
+    def check_known(self, accepted: Iterable[str], path: str, *, sparse: bool = True) -> None:
+        """A 400 for a name not in `accepted`, pagination or the global ones; `sparse`: and the
+        property filter's (`properties[]`, `properties[node][]`...), where members are sparse."""
         known = set(accepted) | set(PAGINATION) | set(GLOBAL)
         for name in self.names:
-            if name not in known and not name.startswith("properties"):
-                listed = ", ".join(sorted((known - set(GLOBAL)) | {"properties[]"}))
-                raise BadRequest(f'Unknown parameter "{name}" for {path}; accepted: {listed}')
+            if name not in known and not (sparse and name.startswith("properties")):
+                listed = set(known - set(GLOBAL)) | ({"properties[]"} if sparse else set())
+                raise BadRequest(
+                    f'Unknown parameter "{name}" for {path}; accepted: {", ".join(sorted(listed))}'
+                )
 
 
 @dataclass
@@ -116,7 +121,7 @@ def integer(name: str, value: str, iri_prefix: str | None = None) -> int:
     text = value
     if iri_prefix and value.startswith(iri_prefix):
         text = value[len(iri_prefix) :]
-    if _DIGITS.fullmatch(text):
+    if ID_DIGITS.fullmatch(text):
         return int(text)
     accepted = "a non-negative integer (at most 18 digits)"
     if iri_prefix:
