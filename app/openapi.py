@@ -32,7 +32,8 @@ ERRORS = {
     "401": "A realm denies the resource without credentials, or preview without a token",
     "403": "Preview asked with a token that does not grant it",
     "404": "No published item, resource or translation here",
-    "406": "The Accept header admits neither application/ld+json nor application/json",
+    "406": "The Accept header admits neither application/ld+json, application/json nor text/html "
+    "(text/html alone: the Swagger UI)",
     "414": "The request URL is too long",
     "503": "The database does not answer (in the request's time budget), or no site is loaded",
 }

@@ -100,7 +100,7 @@ def test_hostile_queries(isolated, query, status, detail):
         # a page number of any length is compared with the bound
         ("/api/articles?page=" + "9" * 40, {}, 400, "Page should not be greater than 1000000"),
         ("/api/articles?page=00000000000000000001", {}, 200, None),
-        (WR + "?path=/", {"Accept": "text/html"}, 406,
+        (WR + "?path=/", {"Accept": "text/csv"}, 406,
          "Requested format is not supported: use application/ld+json or application/json."),
         (WR + "?path=/", {"Authorization": "Bearer " + "x" * 5000}, 200, None),
         (WR + "?path=/", {"Authorization": "PasswordQuery " + "\x00" * 10}, 200, None),

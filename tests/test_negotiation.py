@@ -78,7 +78,7 @@ def test_json_collections_are_bare_arrays(client):
     [
         ("/api/pages/1101.json", None, "application/json"),
         ("/api/pages/1101.jsonld", "application/json", "application/ld+json"),
-        ("/api/pages.json", "text/html", "application/json"),  # the suffix beats Accept
+        ("/api/pages.json", "text/html", "application/json"),  # the suffix beats Accept, HTML too
         ("/api/articles.jsonld?itemsPerPage=1", None, "application/ld+json"),
     ],
 )
@@ -92,7 +92,7 @@ def test_a_format_suffix_beats_accept(client, url, accept, mimetype):
 
 @pytest.mark.parametrize(
     "accept",
-    ["text/html", "text/csv", "application/xml", "application/problem+json",
+    ["text/csv", "application/xml", "application/problem+json",
      "application/json; charset=latin1"],
 )  # fmt: skip
 def test_other_types_are_406_problems(client, accept):
@@ -103,6 +103,21 @@ def test_other_types_are_406_problems(client, accept):
         assert problem_detail(response) == (
             "Requested format is not supported: use application/ld+json or application/json."
         )
+
+
+def test_html_only_is_the_swagger_ui_and_a_browser_gets_json_ld(client):
+    """roadiz-read-surface.md §1: `text/html` gives the Swagger UI (API Platform's html format),
+    on every API route; a browser's Accept also admits */*, and gets the JSON-LD."""
+    ui = client.get("/api/docs")
+    for url in (f"{WR}?path=/about", "/api/pages", "/api/pages/1101", "/api"):
+        response = client.get(url, headers={"Accept": "text/html"})
+        assert response.status_code == 200, url
+        assert response.mimetype == "text/html"
+        assert response.data == ui.data
+        assert response.headers["Vary"] == "Accept"
+    browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+    response = client.get("/api/pages/1101", headers={"Accept": browser})
+    assert response.mimetype == "application/ld+json"
 
 
 def test_each_format_has_its_own_etag(client):

@@ -9,7 +9,7 @@ from urllib.parse import unquote_to_bytes
 
 from flask import Flask, Response, current_app, g, request
 
-from app.api import negotiation
+from app.api import docs, negotiation
 from app.api.encoding import LD_JSON
 from app.api.redact import public_full_path
 from app.auth import check_preview, request_credentials, wants_preview
@@ -44,8 +44,10 @@ class NotAcceptable(ApiError):
     status = 406
 
 
-def _check_request() -> None:
-    """Refuse malformed requests before any work: one rule each, exact messages."""
+def _check_request() -> Response | None:
+    """Refuse malformed requests before any work: one rule each, exact messages. An API route
+    asked for HTML only (`Accept: text/html`, no JSON type) answers the Swagger UI, as API
+    Platform does; any other Accept without a JSON type is a 406."""
     if len(request.full_path) > MAX_URL_LENGTH:
         raise UriTooLong(f"The request URL is longer than {MAX_URL_LENGTH} characters.")
     _check_encoding()
@@ -60,9 +62,14 @@ def _check_request() -> None:
         if request.headers.get("Accept") and not any(
             negotiation.quality(request, t) for t in JSON_TYPES
         ):
+            if negotiation.quality(request, "text/html"):
+                page = docs.swagger_ui()
+                page.headers["Vary"] = "Accept"
+                return page
             raise NotAcceptable(
                 "Requested format is not supported: use application/ld+json or application/json."
             )
+    return None
 
 
 def _api_path(path: str) -> bool:
@@ -100,7 +107,9 @@ def init_app(app: Flask) -> None:
     def _before() -> Response | None:
         given = request.headers.get("X-Request-Id", "")
         g.request_id = given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
-        _check_request()
+        answered = _check_request()  # the Swagger UI, for HTML only
+        if answered is not None:
+            return answered
         if request.method == "OPTIONS" and request.routing_exception is None:
             return _options()
         return None
