@@ -793,7 +793,7 @@ POSITION_RANGES = [
 ]
 
 
-def test_a_range_of_positions_costs_the_same_reads_on_a_site_five_times_larger(generated):
+def test_a_range_of_positions_costs_the_same_reads_on_a_site_five_times_larger(generated, tier):
     """A range of positions is counted from the tallies of its position listings (read with
     their first chunks) and the chunks across its bounds (one read more), whatever the number of
     sources inside it; its page is what the index answers, in as few reads at 200 as at 1,000
@@ -805,7 +805,10 @@ def test_a_range_of_positions_costs_the_same_reads_on_a_site_five_times_larger(g
     then read from those, which its total has read: no read more (it walked a second chunk of
     the `id` listing before the `id` order's grids). Any of several
     positions costs what one range costs: each range's chunks across bounds, and its start's,
-    come in the same reads."""
+    come in the same reads. On the mongomock tier only (commands are the same on any engine;
+    FerretDB 1.24 reads its whole listings collection for each: 120 s there)."""
+    if tier != "mongomock":
+        pytest.skip("commands counted, the same on any engine: mongomock tier")
     counts, totals = {}, {}
     for size, app in generated.items():
         client, store = app.test_client(), app.extensions["cms.store"]

@@ -226,13 +226,17 @@ def test_a_range_within_a_span_reads_two_grid_rows_and_the_chunks_of_its_edges(
 
 
 def test_a_range_within_a_span_costs_the_same_reads_on_a_site_five_times_larger(
-    make_app, monkeypatch
+    make_app, monkeypatch, tier
 ):
     """On the bench's generated sites of 200 and 1,000 sources, with listings of 10 entries per
     chunk (many chunks at both sizes), a range of positions within a span of dates is as many
     commands at both sizes in every order, 5 or 6 (the chunks 0 with the tallies, the rows and
     edges, the chunks the page walks past the head, read as reached, the page's sources), and
-    answers as the index."""
+    answers as the index. On the mongomock tier only: commands are the same on any engine, and
+    FerretDB 1.24 reads its whole listings collection for each (330 s here); the random
+    comparisons with the index run on both tiers."""
+    if tier != "mongomock":
+        pytest.skip("commands counted, the same on any engine: mongomock tier")
     monkeypatch.setattr(materialised, "LISTING_HEAD", 10)
     monkeypatch.setattr(materialised, "LISTING_CHUNK", 10)
     urls = [
