@@ -7,6 +7,13 @@ from typing import Any
 
 from app.site import SiteModel
 
+# The Hydra API documentation, and the Link every response under /api names it with (as API
+# Platform; app.api.hygiene), relative: a cached response names no host.
+API_DOCUMENTATION = "/api/docs.jsonld"
+API_DOCUMENTATION_LINK = (
+    f'<{API_DOCUMENTATION}>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"'
+)
+
 # Resources with a collection operation besides node types: short name -> collection path.
 FIXED_COLLECTIONS = {
     "NodesSources": "/api/nodes_sources",
@@ -184,7 +191,7 @@ def documentation(
             "label": "rdfs:label",
             "returns": {"@id": "hydra:returns", "@type": "@id"},
         },
-        "@id": "/api/docs.jsonld",
+        "@id": API_DOCUMENTATION,
         "@type": "hydra:ApiDocumentation",
         "hydra:title": title,
         "hydra:description": description,

@@ -13,6 +13,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema
 
+from app.hydra import API_DOCUMENTATION_LINK
 from app.listing.openapi import node_source_collection
 from app.listing.openapi import schemas as listing_schemas
 from app.naming import context_iri
@@ -107,13 +108,24 @@ def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _problem_responses(statuses: tuple[str, ...] = API_ERRORS) -> dict[str, Any]:
-    content = {"application/problem+json": {"schema": PROBLEM}}
-    return {status: {"description": ERRORS[status], "content": content} for status in statuses}
-
-
 def _header(description: str) -> dict[str, Any]:
     return {"description": description, "schema": {"type": "string"}}
+
+
+# app.api.hygiene: on every response under /api, errors and 304s too
+DOCUMENTATION_LINK = _header(API_DOCUMENTATION_LINK)
+
+
+def _problem_responses(
+    statuses: tuple[str, ...] = API_ERRORS, *, api: bool = True
+) -> dict[str, Any]:
+    """Problem responses; `api`: of a route under /api (with Hydra's documentation link)."""
+    content = {"application/problem+json": {"schema": PROBLEM}}
+    headers = {"headers": {"Link": DOCUMENTATION_LINK}} if api else {}
+    return {
+        status: {"description": ERRORS[status], **headers, "content": content}
+        for status in statuses
+    }
 
 
 # The headers of every successful read (app.api.caching.send and replay; behaviour.md, HTTP
@@ -136,14 +148,13 @@ SUCCESS_HEADERS = {
     ),
     "Link": _header(
         '<url>; rel="alternate"; hreflang="<locale>" for each published translation '
-        "of the item, when it has some, then Hydra's "
-        '</api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"'
+        f"of the item, when it has some, then Hydra's {API_DOCUMENTATION_LINK}"
     ),
     "Content-Location": _header("The canonical url of the item a redirection leads to"),
 }
 NOT_MODIFIED = {
     "description": "Not Modified: If-None-Match names the ETag of the body (no body)",
-    "headers": CACHING_HEADERS,
+    "headers": {**CACHING_HEADERS, "Link": SUCCESS_HEADERS["Link"]},
 }
 
 
@@ -157,7 +168,7 @@ def _responses(path: str) -> dict[str, Any]:
     }
     if path in HEALTH_PATHS:  # plain JSON, never cached
         return {"200": {"description": description, "content": content},
-                **_problem_responses(errors)}  # fmt: skip
+                **_problem_responses(errors, api=path.startswith("/api"))}  # fmt: skip
     success = {"description": description, "headers": SUCCESS_HEADERS, "content": content}
     return {"200": success, "304": NOT_MODIFIED, **_problem_responses(errors)}
 

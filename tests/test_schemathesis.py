@@ -160,11 +160,14 @@ def test_every_operation_documents_its_200_and_problem_responses(client):
                 "Content-Location",
             }, path  # fmt: skip
             assert "content" not in responses["304"], path
-            assert set(responses["304"]["headers"]) == {"ETag", "Cache-Control", "Vary"}, path
+            # Hydra's documentation link on every response under /api (app.api.hygiene)
+            assert set(responses["304"]["headers"]) == {"ETag", "Cache-Control", "Vary", "Link"}
         for status in errors:
             assert responses[status]["content"] == {
                 "application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}
             }, (path, status)
+            headers = set(responses[status].get("headers", {}))
+            assert headers == ({"Link"} if path.startswith("/api") else set()), (path, status)
 
 
 def test_path_parameters_match_the_route_converters(client):

@@ -14,6 +14,7 @@ from app.api.encoding import LD_JSON
 from app.api.redact import public_full_path
 from app.auth import check_preview, request_credentials, wants_preview
 from app.errors import ApiError, BadRequest, given_twice
+from app.hydra import API_DOCUMENTATION_LINK
 from app.publication import Visibility
 from app.request_context import RequestContext
 from app.site import current_site
@@ -26,14 +27,6 @@ _REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 # The formats a success is served in (a problem's own type is no format of a resource: API
 # Platform answers `Accept: application/problem+json` alone with a 406 too).
 JSON_TYPES = (LD_JSON, "application/json")
-
-
-# Hydra's discovery link, as API Platform adds it to every API response (roadiz-read-surface.md
-# §7), after the alternates; relative, so that a cached response names no host. Roadiz's client
-# keeps only the `type="text/html"` links (`getAlternateLinks`).
-API_DOCUMENTATION_LINK = (
-    '</api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"'
-)
 
 
 class UriTooLong(ApiError):
