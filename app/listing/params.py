@@ -84,7 +84,7 @@ class Params:
         known = set(accepted) | set(PAGINATION) | set(GLOBAL)
         for name in self.names:
             if name not in known and not (sparse and name.startswith("properties")):
-                listed = set(known - set(GLOBAL)) | ({"properties[]"} if sparse else set())
+                listed = (known - set(GLOBAL)) | ({"properties[]"} if sparse else set())
                 raise BadRequest(
                     f'Unknown parameter "{name}" for {path}; accepted: {", ".join(sorted(listed))}'
                 )
