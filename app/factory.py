@@ -79,6 +79,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from app.api.resources import AsciiInteger
 
     app.url_map.converters["int"] = AsciiInteger  # before any route is added
+    # One URL per resource: `/api//pages` is a 404 like `/api/pages/`, not Werkzeug's redirect
+    # with an HTML body.
+    app.url_map.merge_slashes = False
     api = Api(app)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)

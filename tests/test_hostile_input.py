@@ -134,6 +134,15 @@ def test_unknown_route_is_a_404_problem(isolated):
     assert response.mimetype == "application/problem+json"
 
 
+@pytest.mark.parametrize("url", ["/api//pages", "/api/pages/", "//api/pages", "/api/pages//1"])
+def test_one_url_per_resource_no_slash_redirects(isolated, url):
+    client, _ = isolated
+    response = client.get(url)
+    assert response.status_code == 404
+    assert response.mimetype == "application/problem+json"
+    assert "Location" not in response.headers
+
+
 def test_request_id_is_echoed_or_generated(isolated):
     client, _ = isolated
     assert (
