@@ -12,6 +12,7 @@ gunicorn starts and a dead worker's live gauges are dropped.
 
 import glob
 import os
+import sys
 
 worker_class = "gthread"
 workers = int(os.environ.get("WORKERS") or os.cpu_count() or 2)
@@ -49,6 +50,25 @@ def on_starting(server):
         # the import above) are no worker's
         for path in glob.glob(os.path.join(directory, "*.db")):
             os.remove(path)
+
+
+def post_fork(server, worker):
+    """A site the embedded store cannot load (a bad SITE_FIXTURE: only known once a worker loads
+    it) stops gunicorn with the fixture's problems in a few lines, without the worker's
+    traceback: exit code 4 is gunicorn's "App failed to load", after which the master stops
+    instead of starting workers again."""
+    from click import ClickException
+
+    load = worker.load_wsgi
+
+    def load_or_stop():
+        try:
+            load()
+        except ClickException as error:
+            print(f"Error: {error.format_message()}", file=sys.stderr, flush=True)
+            sys.exit(4)
+
+    worker.load_wsgi = load_or_stop
 
 
 def child_exit(server, worker):

@@ -164,3 +164,29 @@ def test_gunicorn_stops_on_a_configuration_error_before_any_worker_starts(tmp_pa
     assert "Traceback" not in result.stderr
     assert "Booting worker" not in result.stderr
     assert metrics.is_dir()
+
+
+def test_gunicorn_stops_on_a_site_it_cannot_load_without_a_traceback(tmp_path):
+    # a bad SITE_FIXTURE is only known once a worker loads it (gunicorn.conf.py post_fork): the
+    # worker prints the fixture's problems and exits 4, gunicorn's "App failed to load", so the
+    # master stops instead of booting workers again
+    fixture = tmp_path / "site.json"
+    fixture.write_text('{"nope": 1}', encoding="utf-8")
+    environment = {**os.environ, "CMS_SITE_FIXTURE": str(fixture)}
+    environment.pop("MONGODB_URI", None)
+    command = [sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py", "--workers", "1"]
+    command += ["--bind", "127.0.0.1:0", "app:create_app()"]
+    result = subprocess.run(
+        command,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=REPO_ROOT,
+        timeout=60,
+    )
+    assert result.returncode == 4
+    assert f"Error: {fixture}: invalid site fixture (4 problem(s)):" in result.stderr.splitlines()
+    assert '$.nope: unknown key "nope"' in result.stderr.splitlines()
+    assert "Traceback" not in result.stderr
+    assert result.stderr.splitlines()[-1].endswith("Reason: App failed to load.")
