@@ -139,16 +139,11 @@ def test_the_cli_prints_a_configuration_error_in_one_line():
     assert result.stdout == ""
 
 
-def test_gunicorn_stops_on_a_configuration_error_before_any_worker_starts(tmp_path):
-    # `make serve`: the master checks the settings (gunicorn.conf.py on_starting), so the
-    # operator reads the one line, not each worker's traceback; the metrics directory does not
-    # exist yet (importing the app opens its files: the master creates it first)
-    metrics = tmp_path / "metrics"
-    environment = {**os.environ, "CMS_PROXY_COUNT": "two", "PROMETHEUS_MULTIPROC_DIR": str(metrics)}
-    environment.pop("MONGODB_URI", None)
+def run_gunicorn(environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """`make serve` with one worker on a free port, until it stops (it should, at once)."""
     command = [sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py", "--workers", "1"]
     command += ["--bind", "127.0.0.1:0", "app:create_app()"]
-    result = subprocess.run(
+    return subprocess.run(
         command,
         env=environment,
         capture_output=True,
@@ -157,6 +152,16 @@ def test_gunicorn_stops_on_a_configuration_error_before_any_worker_starts(tmp_pa
         cwd=REPO_ROOT,
         timeout=60,
     )
+
+
+def test_gunicorn_stops_on_a_configuration_error_before_any_worker_starts(tmp_path):
+    # `make serve`: the master checks the settings (gunicorn.conf.py on_starting), so the
+    # operator reads the one line, not each worker's traceback; the metrics directory does not
+    # exist yet (importing the app opens its files: the master creates it first)
+    metrics = tmp_path / "metrics"
+    environment = {**os.environ, "CMS_PROXY_COUNT": "two", "PROMETHEUS_MULTIPROC_DIR": str(metrics)}
+    environment.pop("MONGODB_URI", None)
+    result = run_gunicorn(environment)
     assert result.returncode == 1
     assert result.stderr.splitlines()[-1] == (
         "Error: invalid configuration: CMS_PROXY_COUNT must be a whole number >= 0, got 'two'"
@@ -174,17 +179,7 @@ def test_gunicorn_stops_on_a_site_it_cannot_load_without_a_traceback(tmp_path):
     fixture.write_text('{"nope": 1}', encoding="utf-8")
     environment = {**os.environ, "CMS_SITE_FIXTURE": str(fixture)}
     environment.pop("MONGODB_URI", None)
-    command = [sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py", "--workers", "1"]
-    command += ["--bind", "127.0.0.1:0", "app:create_app()"]
-    result = subprocess.run(
-        command,
-        env=environment,
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=REPO_ROOT,
-        timeout=60,
-    )
+    result = run_gunicorn(environment)
     assert result.returncode == 4
     assert f"Error: {fixture}: invalid site fixture (4 problem(s)):" in result.stderr.splitlines()
     assert '$.nope: unknown key "nope"' in result.stderr.splitlines()
