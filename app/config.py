@@ -155,6 +155,16 @@ SETTING_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
 }
 
 
+def texts_as_written(config: dict[str, Any]) -> None:
+    """A text setting's `CMS_` variable as written where JSON reads it as another kind:
+    CMS_METRICS_TOKEN=123456 is the token "123456", not the number (a JSON string such as
+    '"abc"' still reads as abc)."""
+    for name, rule in SETTING_RULES.items():
+        written = os.environ.get(f"CMS_{name}")
+        if rule in (_TEXT, _OPTIONAL_TEXT) and written and not isinstance(config.get(name), str):
+            config[name] = written
+
+
 def check_config(config: Mapping[str, Any]) -> None:
     """Refuse to start on a setting of the wrong kind (ConfigError naming every one), rather
     than fail on the first request or, worse, run with it read another way."""

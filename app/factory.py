@@ -13,7 +13,7 @@ from app import db
 from app.api import access_log, cors, hygiene, negotiation, observe, problems
 from app.api.response_cache import ResponseCache
 from app.auth import check_secret, token_command
-from app.config import DEFAULTS, REPO_ROOT, check_config, plain_environment
+from app.config import DEFAULTS, REPO_ROOT, check_config, plain_environment, texts_as_written
 from app.extension_points import walker_definitions, web_response_transformer
 from app.site import SiteCache
 from schemas.items import SchemaRegistry
@@ -41,6 +41,7 @@ def settings(config: Mapping[str, Any] | None = None) -> Config:
     settled.from_mapping(API_SETTINGS)
     settled.from_mapping(plain_environment())
     settled.from_prefixed_env(prefix="CMS")
+    texts_as_written(settled)
     if config:
         settled.from_mapping(config)
     return settled

@@ -89,6 +89,15 @@ def test_environment_values_are_read_as_json_then_checked(monkeypatch):
         12,
         ["https://a.example"],
     )
+    monkeypatch.setenv("CMS_METRICS_TOKEN", "123456")  # a text setting: as written, not a number
+    monkeypatch.setenv("CMS_JWT_SECRET", "0" * 40)
+    monkeypatch.setenv("CMS_SITE_FIXTURE", '"seed/demo.json"')  # a JSON string: its text
+    service = create_app({"MONGODB_URI": None})
+    assert (
+        service.config["METRICS_TOKEN"],
+        service.config["JWT_SECRET"],
+        service.config["SITE_FIXTURE"],
+    ) == ("123456", "0" * 40, "seed/demo.json")
     monkeypatch.setenv("CMS_RESPONSE_CACHE", "False")  # JSON is lower case: not a flag
     with pytest.raises(ConfigError, match="CMS_RESPONSE_CACHE must be true or false, got 'False'"):
         create_app({"MONGODB_URI": None})

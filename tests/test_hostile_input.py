@@ -88,6 +88,17 @@ def test_hostile_queries(isolated, query, status, detail):
         ("/api/search?search=jazz&search=market", {}, 400, '"search" must be given once'),
         ("/api/search?search=jazz&itemPerPage=1&itemsPerPage=2", {}, 400,
          '"itemsPerPage" and "itemPerPage" are one parameter: give one'),
+        # every parameter a list reads is percent-encoded UTF-8 (werkzeug passes invalid bytes
+        # on as the text "%FF", which would match that text)
+        ("/api/articles?title=%ff", {}, 400, "title is not valid percent-encoded UTF-8"),
+        ("/api/articles?title=%25FF", {}, 200, None),  # the text "%FF" itself
+        ("/api/search?search=caf%e9", {}, 400, "search is not valid percent-encoded UTF-8"),
+        ("/api/articles/archives?publishedAt=%ff", {}, 400,
+         "publishedAt is not valid percent-encoded UTF-8"),
+        ("/api/tags?order[position]=%c3", {}, 400,
+         "order[position] is not valid percent-encoded UTF-8"),
+        ("/api/articles?%ff=1", {}, 400, None),  # a name of invalid bytes: an unknown parameter
+        (WR + "?path=/&utm_source=%ff", {}, 200, None),  # a parameter a route ignores is not read
         # a filter of several values takes them all (any of them)
         ("/api/articles?title=a&title=b", {}, 200, None),
         # archives check the collection's order and pages, which change nothing there

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Container
 from datetime import UTC, datetime
 from urllib.parse import unquote_to_bytes
 
@@ -43,7 +44,7 @@ def _check_request() -> Response | None:
     Platform does; any other Accept without a JSON type is a 406."""
     if len(request.full_path) > MAX_URL_LENGTH:
         raise UriTooLong(f"The request URL is longer than {MAX_URL_LENGTH} characters.")
-    _check_encoding()
+    check_encoding(SINGLE_PARAMETERS)
     for name in request.args:
         if name in SINGLE_PARAMETERS and len(request.args.getlist(name)) > 1:
             raise given_twice(name)
@@ -78,16 +79,18 @@ def _options() -> Response:
     return response
 
 
-def _check_encoding() -> None:
-    """A parameter the service reads must be percent-encoded UTF-8 (werkzeug would pass invalid
-    bytes on re-encoded as `%FF`, indistinguishable from the text `%FF`)."""
+def check_encoding(names: Container[str] | None = None) -> None:
+    """Refuse a parameter whose value is not percent-encoded UTF-8 (werkzeug would pass invalid
+    bytes on re-encoded as `%FF`, indistinguishable from the text `%FF`): those of `names` (the
+    SINGLE_PARAMETERS, on every route), else every one (a list's, whose every parameter is read
+    or refused: app.api.resources.request_args). A parameter a route ignores is not read."""
     for pair in request.query_string.split(b"&"):
         raw_name, _, raw_value = pair.partition(b"=")
         try:
             name = unquote_to_bytes(raw_name.replace(b"+", b" ")).decode()
         except UnicodeDecodeError:
-            continue  # not a name the service reads
-        if name not in SINGLE_PARAMETERS:
+            continue  # not a name the service reads (a list refuses it as unknown)
+        if names is not None and name not in names:
             continue
         try:
             unquote_to_bytes(raw_value.replace(b"+", b" ")).decode()

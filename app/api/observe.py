@@ -22,9 +22,6 @@ def init_app(app: Flask) -> None:
     if app.config.get("ACCESS_LOG"):
         logs.install()
     record_metrics = metrics.enabled(app.config)
-    token = app.config.get("METRICS_TOKEN")
-    if token is not None:
-        app.config["METRICS_TOKEN"] = str(token)  # CMS_METRICS_TOKEN=123 is parsed as a number
     if record_metrics:
         app.add_url_rule("/metrics", "metrics", metrics_endpoint, methods=["GET"])
     real_server = bool(app.config["MONGODB_URI"])

@@ -12,6 +12,7 @@ from werkzeug.routing import IntegerConverter
 from app import resources
 from app.api.arguments import LocaleQuery, Query, QueryParser
 from app.api.caching import respond
+from app.api.hygiene import check_encoding
 from app.api.redact import canonical_pairs
 from app.listing import archives
 from app.listing import sources as sources_listing
@@ -54,7 +55,8 @@ def source_get(query: dict[str, Any], plural: str, source_id: int) -> Response:
 def request_args() -> MultiDict:
     """Parameters without secrets in canonical order (app.api.redact.canonical_pairs: `order[]`
     keys keep their relative order): two spellings of one query are one cache entry with the
-    same hydra links."""
+    same hydra links. Each must be percent-encoded UTF-8 (app.api.hygiene.check_encoding)."""
+    check_encoding()
     return MultiDict(canonical_pairs(request.args))
 
 
