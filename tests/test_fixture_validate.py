@@ -106,6 +106,10 @@ def _source(source_id: int, **extra: object) -> dict:
 
 
 EN = "nodes.0.sources.en"
+NOT_ISO = (
+    "is not an ISO 8601 date-time (YYYY-MM-DDThh:mm:ss with an offset, such as "
+    "2024-01-03T08:00:00+01:00)"
+)
 CYCLE = [("set", "nodes.1.parent", 3), ("set", "nodes.2.parent", 2)]
 
 CASES = {
@@ -241,7 +245,36 @@ CASES = {
     ),
     "published_at not a date-time": (
         [("set", f"{EN}.published_at", "yesterday")],
-        [("$.nodes[0].sources.en.published_at", '"yesterday" is not an ISO 8601 date-time')],
+        [("$.nodes[0].sources.en.published_at", f'"yesterday" {NOT_ISO}')],
+    ),
+    # what Python's fromisoformat reads but ISO 8601's extended calendar date-time is not
+    "published_at with an offset of seconds": (
+        [("set", f"{EN}.published_at", "2024-01-03T08:00:00+01:00:30")],
+        [("$.nodes[0].sources.en.published_at", f'"2024-01-03T08:00:00+01:00:30" {NOT_ISO}')],
+    ),
+    "published_at with a space for T": (
+        [("set", f"{EN}.published_at", "2024-01-03 08:00:00+00:00")],
+        [("$.nodes[0].sources.en.published_at", f'"2024-01-03 08:00:00+00:00" {NOT_ISO}')],
+    ),
+    "published_at with a lower-case t": (
+        [("set", f"{EN}.published_at", "2024-01-03t08:00:00Z")],
+        [("$.nodes[0].sources.en.published_at", f'"2024-01-03t08:00:00Z" {NOT_ISO}')],
+    ),
+    "published_at as a week date": (
+        [("set", f"{EN}.published_at", "2024-W03-1T10:00:00+00:00")],
+        [("$.nodes[0].sources.en.published_at", f'"2024-W03-1T10:00:00+00:00" {NOT_ISO}')],
+    ),
+    "published_at without its seconds, with an hours offset": (  # both are ISO 8601: valid
+        [("set", f"{EN}.published_at", "2024-01-03T08:00+01")],
+        [],
+    ),
+    "published_at with an offset without its colon": (  # PHP's DATE_ISO8601: read
+        [("set", f"{EN}.published_at", "2024-01-03T08:00:00+0100")],
+        [],
+    ),
+    "node without parent": (  # not among the optional keys (fixture-format.md): null for a root
+        [("del", "nodes.2.parent")],
+        [("$.nodes[2]", 'missing required key "parent"')],
     ),
     "published_at missing": (
         [("del", f"{EN}.published_at")],
@@ -386,10 +419,10 @@ CASES = {
     ),
     "two root menus served under the same key": (
         [("add", "node_types", {"name": "Menu", "reachable": False}),
-         ("add", "nodes", {"id": 4, "node_name": "main-menu", "type": "Menu", "status": "published",
-                           "sources": {"en": _source(105)}}),
-         ("add", "nodes", {"id": 5, "node_name": "main_menu", "type": "Menu", "status": "published",
-                           "sources": {"en": _source(106)}}),
+         ("add", "nodes", {"id": 4, "node_name": "main-menu", "type": "Menu", "parent": None,
+                           "status": "published", "sources": {"en": _source(105)}}),
+         ("add", "nodes", {"id": 5, "node_name": "main_menu", "type": "Menu", "parent": None,
+                           "status": "published", "sources": {"en": _source(106)}}),
          ("add", "nodes", {"id": 6, "node_name": "main.menu", "type": "Menu", "parent": 4,
                            "status": "published", "sources": {"en": _source(107)}})],
         [("$.nodes[4].node_name",

@@ -111,6 +111,23 @@ def test_a_failed_switch_leaves_the_pointer_and_the_next_load_reuses_the_version
     assert store.live()["version"] == version
 
 
+def test_loading_the_live_file_again_drops_a_leftover(fresh, monkeypatch, tmp_path):
+    _, store = fresh
+    before = _state(store)
+    version = before[0]["version"] + 1
+    site, _ = _another_site(tmp_path)
+    monkeypatch.setattr(store, "switch", _fails(NetworkTimeout("timed out")))
+    with pytest.raises(LoadError):
+        load_site(store, site)
+    monkeypatch.undo()
+    assert _state(store) == (before[0], [*before[1], version])  # v<N> left over
+    messages: list[str] = []
+    report = load_site(store, demo_site(), progress=messages.append)  # the live file
+    assert report.unchanged
+    assert f"dropping generation v{version}, left by an interrupted load" in messages
+    assert _state(store) == before
+
+
 def test_a_failure_to_drop_older_generations_after_the_switch_is_a_warning(fresh, monkeypatch):
     _, store = fresh
     for name in ("Second", "Third"):  # a live and a previous generation, then an older one
