@@ -59,9 +59,9 @@ class FerretDB:
             [
                 self.binary,
                 "--handler=sqlite",
-                # A test database is thrown away: no fsync on each commit. FerretDB's default
-                # (WAL, SQLite's synchronous FULL) made test files 15-30 % slower here
-                # (docs/testing.md). The queries and their plans are the same.
+                # A test database is thrown away: no fsync on each commit (FerretDB's default
+                # is WAL with SQLite's synchronous FULL). It speeds up the site loads; the
+                # queries and their plans are the same (docs/testing.md).
                 f"--sqlite-url=file:{self.data}/?_pragma=synchronous(off)",
                 f"--listen-addr=127.0.0.1:{self.port}",
                 "--telemetry=disable",
