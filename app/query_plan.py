@@ -366,6 +366,9 @@ def _listing_key(node_type: str, locale: str, group: Group, preview: bool) -> st
 FEED_CHUNK = 32
 # Entries at the head of a feed that carry their listed source: the usual feed is one read.
 FEED_EMBEDDED = 8
+# What those embedded sources may weigh together (BSON): a source that would take the chunk past
+# it is read by `_id` instead, so a chunk stays far below MongoDB's 16 MiB whatever its sources.
+FEED_EMBEDDED_BYTES = 4 * 1024 * 1024
 
 
 def feed_key(node_type: str, locale: str, tag_ids: list[int], *, preview: bool) -> str:

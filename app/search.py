@@ -31,7 +31,7 @@ from app.listing.sources import dump_member
 from app.query_plan import SEARCH_CHUNK, SEARCH_SCAN, postings_id
 from app.reply import Reply
 from app.request_context import RequestContext
-from app.search_index import fold, text_fields, words
+from app.search_index import term, text_fields, words
 
 ITEMS_PER_PAGE = 20
 MAX_ITEMS_PER_PAGE = 200  # Roadiz has none; a bound keeps a page's cost bounded
@@ -75,7 +75,7 @@ def _mark(text: str, wanted: set[str]) -> tuple[str, bool]:
     """`text`, HTML-escaped, with every word whose folded form is wanted highlighted."""
     out, last, found = [], 0, False
     for match in _WORD.finditer(text):
-        if fold(match.group()) in wanted:
+        if term(match.group()) in wanted:
             out.append(html.escape(text[last : match.start()], quote=False))
             out.append(HIGHLIGHT.format(html.escape(match.group(), quote=False)))
             last, found = match.end(), True
@@ -85,7 +85,7 @@ def _mark(text: str, wanted: set[str]) -> tuple[str, bool]:
 
 def _snippet(text: str, wanted: set[str]) -> str | None:
     """About SNIPPET characters of `text` around its first wanted word, highlighted."""
-    first = next((m for m in _WORD.finditer(text) if fold(m.group()) in wanted), None)
+    first = next((m for m in _WORD.finditer(text) if term(m.group()) in wanted), None)
     if first is None:
         return None
     start = max(0, first.start() - SNIPPET // 3)

@@ -15,6 +15,10 @@ from app.query_plan import SEARCH_CHUNK, SEARCH_SCAN, postings_id
 TEXT_FIELD_TYPES = frozenset({"string", "text", "markdown", "rich_text"})
 _WORD = re.compile(r"\w+")
 MIN_WORD = 2
+# A longer word is indexed and searched by its first MAX_WORD characters (Solr's StandardTokenizer
+# also stops at 255): a posting's `_id` stays small (DocumentDB refuses index keys above 2 KB),
+# whatever a text holds (a base64 run in rich text is one long word).
+MAX_WORD = 255
 TITLE_WEIGHT, TEXT_WEIGHT = 2, 1  # a word of the title counts double
 
 
@@ -24,9 +28,15 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
 
 
+def term(word: str) -> str:
+    """One word of a text as the index holds it (a `\\w+` match of the unfolded text)."""
+    return fold(word)[:MAX_WORD]
+
+
 def words(text: str) -> list[str]:
-    """The index words of `text`, in order (folded, at least MIN_WORD characters)."""
-    return [w for w in _WORD.findall(fold(text)) if len(w) >= MIN_WORD]
+    """The index words of `text`, in order (folded, at least MIN_WORD characters, cut to
+    MAX_WORD)."""
+    return [w[:MAX_WORD] for w in _WORD.findall(fold(text)) if len(w) >= MIN_WORD]
 
 
 def text_fields(node_type: dict[str, Any]) -> list[str]:

@@ -220,14 +220,16 @@ feed block of the site asks for, and each visibility class (`public`: published;
 status preview shows), the candidates newest first (`published_at`, then `_id`), in chunks of 32
 entries. `_id` is `<type>|<locale>|<tag ids>|<class>|<chunk number>`; each entry carries the
 source `id`, `published_at` and `realm_ids`, and the first 8 entries of a feed also embed the
-source as a feed lists it (`source`). A feed reads chunk 0 by `_id`, keeps the entries published by
+source as a feed lists it (`source`), as long as those embedded sources weigh 4 MiB at most
+together (BSON): a heavier one is left out and read by `_id` like later entries, so a chunk stays
+far below MongoDB's 16 MiB whatever the articles hold. A feed reads chunk 0 by `_id`, keeps the entries published by
 now that the request may see (excluded source and denied realms left out) and reads further chunks
 only while it lacks entries (`more`); entries without an embedded source are read from `sources`
 by `_id` `$in`. So a feed costs one lookup by `_id` whatever the size of the site
 (docs/performance.md, bounded feeds).""",
     "postings": f"""\
 Search postings (app/search_index.py): for each word (lower case, accents removed, 2 characters or
-more) of the title, text fields and tag names of a searchable source (reachable, visible, dated),
+more, cut to its first 255 as Solr's tokenizer does, so an `_id` stays small) of the title, text fields and tag names of a searchable source (reachable, visible, dated),
 per locale and visibility class (`public`: published; `preview`: every status preview shows), the
 sources holding it, best first: title matches, then text matches, each newest first
 (`published_at`, then `_id`). `_id` is `<word>|<locale>|<class>|<chunk number>`; chunks hold 200

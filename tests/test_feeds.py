@@ -11,7 +11,7 @@ import pytest
 from app.db import get_store
 from app.fixture import feeds
 from app.publication import Visibility
-from app.query_plan import feed_chunk_id, feed_key
+from app.query_plan import FEED_EMBEDDED_BYTES, feed_chunk_id, feed_key
 from tests.conftest import demo_site
 from tests.helpers import node, sample
 
@@ -155,3 +155,29 @@ def test_a_usual_feed_is_one_read_and_skipped_entries_cost_one_more(make_app):
         assert store.commands - before == 2
         # spring-market, first-article, then the news archive's newest (2023)
         assert [s["_id"] for s in got] == [2001, 1901, 6601, 6501]
+
+
+def test_a_heavy_source_is_read_by_id_and_the_chunk_stays_small(make_app):
+    """The head's embedded sources weigh at most FEED_EMBEDDED_BYTES together: 8 articles of 3 MiB
+    would make a chunk MongoDB cannot store (16 MiB), so one that would pass it is read by `_id`."""
+    site = feed_site()
+    heavy = next(n for n in site["nodes"] if n["sources"].get("en", {}).get("id") == 2601)
+    heavy["sources"]["en"]["fields"]["content"] = "x" * FEED_EMBEDDED_BYTES
+    app = make_app(site)
+    with app.app_context():
+        store = get_store()
+        generation = store.generation(store.live()["version"])
+        chunks = store.db[f"feeds_v{generation.version}"]
+        first = chunks.find_one(
+            {"_id": feed_chunk_id(feed_key("Article", "en", [], preview=False), 0)}
+        )
+        # future-article (2099) leads the chunk: it is embedded too, and lists from its date on
+        assert [e["id"] for e in first["entries"][:5]] == [2801, 2701, 2601, 2501, 2401]
+        assert [("source" in e) for e in first["entries"][:5]] == [True, True, False, True, True]
+        public = Visibility(now=datetime.now(UTC))
+        before = store.commands
+        got = generation.feed(node_type="Article", locale="en", tag_ids=[],
+                              visibility=public, exclude_source=None, limit=4)  # fmt: skip
+        assert store.commands - before == 2  # the chunk, then 2601 by `_id`
+        assert [s["_id"] for s in got] == [2701, 2601, 2501, 2401]
+        assert got[1]["fields"]["content"] == "x" * FEED_EMBEDDED_BYTES

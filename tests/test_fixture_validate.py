@@ -129,11 +129,36 @@ CASES = {
         [("set", "settings", [])],
         [("$.settings", "expected an object, got list")],
     ),
+    # a list the fixture lacks or gives as another kind is one problem: references to it are not
+    # checked (each would only repeat it)
     "missing required top-level key": (
         [("del", "node_types")],
-        [("$", 'missing required key "node_types"')]
-        + [(f"$.nodes[{i}].type", f'"{t}" is not a node type')
-           for i, t in enumerate(["Page", "ArticleFeedBlock", "Page"])],
+        [("$", 'missing required key "node_types"')],
+    ),
+    "missing translations": (
+        [("del", "translations")],
+        [("$", 'missing required key "translations"')],
+    ),
+    "nodes not a list": (
+        [("set", "nodes", {})],
+        [("$.nodes", "expected a list, got object")],
+    ),
+    "documents not a list": (
+        [("set", "documents", {"3": {}})],
+        [("$.documents", "expected a list, got object")],
+    ),
+    # an optional list left out is empty: what refers to it is wrong
+    "documents left out": (
+        [("del", "documents")],
+        [("$.settings.share_image", "share_image 3 is not a document id"),
+         ("$.nodes[0].sources.en.fields.header_image[0]", "document 3 is not a document id")],
+    ),
+    "a home of a type that is not reachable": (
+        [("set", "nodes.0.type", "ArticleFeedBlock"), ("set", f"{EN}.fields", {})],
+        [("$.nodes[0].home", "the home node is of type ArticleFeedBlock, which is not reachable: "
+                             "the home page would have no url"),
+         ("$.redirections[0].redirect_node_source", "source 101 is of a type that is not "
+                                                    "reachable: it has no url to redirect to")],
     ),
     "no home": (
         [("set", "nodes.0.home", False)],

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 
 import bcrypt
+import bson
 import pytest
 
+from app.fixture import materialise
 from app.fixture.load import FixtureError, load_site
 from app.fixture.validate import Problem
 from app.store import KINDS
@@ -215,3 +218,45 @@ def test_unreadable_and_malformed_files_are_clear_problems(fresh, tmp_path):
     result = app.test_cli_runner().invoke(args=["seed", str(tmp_path / "missing.json")])
     assert result.exit_code == 1
     assert "cannot read" in result.output
+
+
+SIXTEEN_MIB = 16 * 1024 * 1024
+TOO_LARGE = re.compile(r"is stored as ([0-9,]+) bytes, above the 16,777,216 MongoDB stores in one "
+                       r"document")  # fmt: skip
+
+
+def test_a_value_mongodb_could_not_store_is_named_where_the_fixture_holds_it(fresh):
+    """MongoDB stores at most 16 MiB in a document; FerretDB 1.24 and the embedded store take more,
+    so the loader refuses such a fixture on every engine, before writing anything."""
+    _, store = fresh
+    before = snapshot(store)
+    site = demo_site()
+    about = next(i for i, n in enumerate(site["nodes"]) if n["node_name"] == "about")
+    site["nodes"][about]["sources"]["fr"]["fields"]["content"] = "x" * SIXTEEN_MIB
+    site["settings"]["site_name"] = "y" * SIXTEEN_MIB
+    with pytest.raises(FixtureError) as raised:
+        load_site(store, site)
+    problems = raised.value.problems
+    assert [p.path for p in problems] == ["$.settings.site_name", f"$.nodes[{about}].sources.fr"]
+    for problem in problems:
+        size = int(TOO_LARGE.fullmatch(problem.message).group(1).replace(",", ""))
+        assert SIXTEEN_MIB < size < SIXTEEN_MIB + 64 * 1024
+    assert snapshot(store) == before
+
+
+def test_a_document_derived_from_many_values_is_named_by_its_collection_and_id(monkeypatch):
+    """A listing, a feed or an index entry is made of many values: its problem is at `$`."""
+    documents, problems = materialise.materialise(demo_site())
+    assert problems == []
+    derived = ("paths", "feeds", "postings", "children", "calendars", "listings")
+    limit = 2000
+    large = {(kind, d["_id"]) for kind in derived for d in documents[kind]
+             if len(bson.encode(d)) > limit}  # fmt: skip
+    assert ("feeds", "Article|en||public|0") in large
+    monkeypatch.setattr(materialise, "MAX_DOCUMENT_BYTES", limit)
+    _, problems = materialise.materialise(demo_site())
+    named = re.compile(r'the ([a-z]+) document "(.+)" would be [0-9,]+ bytes, above the 2,000 '
+                       r"MongoDB stores in one document")  # fmt: skip
+    found = {named.fullmatch(p.message).groups() for p in problems if p.path == "$"}
+    assert found == large
+    assert all(p.path == "$" for p in problems)  # no source of the demo is near 2,000 bytes

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.db import get_store
 from tests.conftest import demo_site
 from tests.helpers import node, problem_detail
 
@@ -79,6 +80,26 @@ def test_long_text_is_cut_around_the_match(make_app):
     assert MARK.format("treasure") in snippet
     assert snippet.startswith("…") and snippet.endswith("…")
     assert len(snippet) - len(MARK.format("")) <= 210
+
+
+def test_a_word_longer_than_the_index_keeps_is_searched_by_its_first_255_characters(make_app):
+    """As Solr's StandardTokenizer stops at 255: a base64 run in rich text is one long word, and
+    a posting's `_id` stays small (DocumentDB refuses index keys above 2 KB)."""
+    site = demo_site()
+    cleanup = node(site, "river-cleanup")
+    long = "Zebra" + "q" * 400
+    cleanup["sources"]["en"]["fields"]["content"] = f"A {long} crossed the river."
+    app = make_app(site)
+    client = app.test_client()
+    found = [f"/api/articles/{cleanup['sources']['en']['id']}"]
+    assert hits(client, f"search={long}") == found
+    assert hits(client, f"search={long[:255]}other") == found  # the same first 255 characters
+    assert hits(client, f"search={long[:254]}") == []  # a shorter word is another word
+    with app.app_context():
+        store = get_store()
+        postings = store.db[f"postings_v{store.live()['version']}"]
+        ids = [p["_id"] for p in postings.find({"_id": {"$regex": "^zebraq"}}, {"_id": 1})]
+    assert ids and {i.split("|")[0] for i in ids} == {long[:255].lower()}
 
 
 def test_only_published_visible_reachable_content_is_found(client):
