@@ -218,28 +218,29 @@ takes its place. The `source` index lists the paths of a source: `db.paths_v1.fi
 Materialised article feeds (app/fixture/feeds.py): for each (listed type, locale, tag set) that a
 feed block of the site asks for, and each visibility class (`public`: published; `preview`: every
 status preview shows), the candidates newest first (`published_at`, then `_id`), in chunks of 32
-entries. `_id` is `<type>|<locale>|<tag ids>|<class>|<chunk number>`; each entry carries the
-source `id`, `published_at` and `realm_ids`, and the first 8 entries of a feed also embed the
-source as a feed lists it (`source`), as long as those embedded sources weigh 4 MiB at most
-together (BSON): a heavier one is left out and read by `_id` like later entries, so a chunk stays
-far below MongoDB's 16 MiB whatever the articles hold. A feed reads chunk 0 by `_id`, keeps the entries published by
-now that the request may see (excluded source and denied realms left out) and reads further chunks
-only while it lacks entries (`more`); entries without an embedded source are read from `sources`
-by `_id` `$in`. So a feed costs one lookup by `_id` whatever the size of the site
-(docs/performance.md, bounded feeds).""",
+entries. `_id` is `<type>|<locale>|<tag ids>|<class>|<chunk number>`; each entry carries the source
+`id`, `published_at` and `realm_ids`, and the first 8 entries of a feed also embed the source as a
+feed lists it (`source`), as long as those embedded sources weigh 4 MiB at most together (BSON): a
+heavier one is left out and read by `_id` like later entries, so a chunk stays far below MongoDB's
+16 MiB whatever the articles hold. A feed reads chunk 0 by `_id`, keeps the entries published by now
+that the request may see (excluded source and denied realms left out) and reads further chunks only
+while it lacks entries (`more`); entries without an embedded source are read from `sources` by `_id`
+`$in`. So a feed costs one lookup by `_id` whatever the size of the site (docs/performance.md,
+bounded feeds).""",
     "postings": f"""\
 Search postings (app/search_index.py): for each word (lower case, accents removed, 2 characters or
-more, cut to its first 255 as Solr's tokenizer does, so an `_id` stays small) of the title, text fields and tag names of a searchable source (reachable, visible, dated),
-per locale and visibility class (`public`: published; `preview`: every status preview shows), the
-sources holding it, best first: title matches, then text matches, each newest first
-(`published_at`, then `_id`). `_id` is `<word>|<locale>|<class>|<chunk number>`; chunks hold 200
-entries and at most 4 are stored (`more`: later postings exist, stored or not). Each entry carries
-the source `id`, its `weight` for the word (2 in the title, 1 elsewhere), `published_at`, `type`,
-`tag_ids` and `realm_ids`: what a search decides per request. A search reads chunk 0 of each query
-word by `_id`, keeps per word the first 200 entries the request may see and reads the word's next
-chunk only while it has fewer (at most 4 chunks), ranks those candidates and reads the page's
-sources from `sources` by `_id` `$in`. So a search costs what its words' first chunks weigh,
-whatever the number of sources holding them (docs/performance.md, bounded search).
+more, cut to its first 255 as Solr's tokenizer does, so an `_id` stays small) of the title, text
+fields and tag names of a searchable source (reachable, visible, dated), per locale and visibility
+class (`public`: published; `preview`: every status preview shows), the sources holding it, best
+first: title matches, then text matches, each newest first (`published_at`, then `_id`). `_id` is
+`<word>|<locale>|<class>|<chunk number>`; chunks hold 200 entries and at most 4 are stored (`more`:
+later postings exist, stored or not). Each entry carries the source `id`, its `weight` for the word
+(2 in the title, 1 elsewhere), `published_at`, `type`, `tag_ids` and `realm_ids`: what a search
+decides per request. A search reads chunk 0 of each query word by `_id`, keeps per word the first
+200 entries the request may see and reads the word's next chunk only while it has fewer (at most 4
+chunks), ranks those candidates and reads the page's sources from `sources` by `_id` `$in`. So a
+search costs what its words' first chunks weigh, whatever the number of sources holding them
+(docs/performance.md, bounded search).
 
 The same collection holds the title keys (app/title_index.py), which partial matches (`title`,
 `metaTitle`, `metaDescription`) read. For each of those fields, translation and bucket (the first
