@@ -36,5 +36,14 @@ class NotFound(ApiError):
     status = 404
 
 
+# API Platform's detail for an item route whose item does not exist, or may not be seen
+# (roadiz-read-surface.md §1, Errors): it does not say which.
+ITEM_NOT_FOUND = "Not Found"
+
+
+def item_not_found() -> NotFound:
+    return NotFound(ITEM_NOT_FOUND)
+
+
 class ServiceUnavailable(ApiError):
     status = 503

@@ -10,7 +10,7 @@ from app.audience import (
     shown_alternates,
     withheld,
 )
-from app.errors import NotFound
+from app.errors import NotFound, item_not_found
 from app.listing import sources as sources_listing
 from app.listing.documents import document_view
 from app.naming import collection_iri, context_iri
@@ -40,7 +40,7 @@ def source_item(context: RequestContext, plural: str, source_id: int) -> Reply:
     node_type = reachable_type(context, plural)
     source = addressable_source(context.site, source_id, context.visibility)
     if source is None or source["type"] != node_type.name:
-        raise NotFound(f"No {node_type.name} {source_id}")
+        raise item_not_found()
     decide(source, context)  # raises 401 for a deny realm not granted
     item = ItemDumper(context, node_type.resource_groups())(source, ItemRole.RESOURCE)
     body = {"@context": context_iri(node_type.name), **item}
@@ -63,7 +63,7 @@ def node_item(context: RequestContext, node_id: int, locale: str | None) -> Repl
     sources = generation.sources_by_ids(list(node["sources"].values())) if node else []
     # withheld: a block hidden by a hide_blocks realm is not shown by its node either
     if not any(may_see(s, context) and not withheld(s, context) for s in sources):
-        raise NotFound(f"No node {node_id}")
+        raise item_not_found()
     decide(sources[0], context)  # a deny realm covers the node, hence all its sources
     locale = sources_listing.shown_locale(context, locale)
     default = context.site.default_translation.locale
@@ -80,7 +80,7 @@ def node_item(context: RequestContext, node_id: int, locale: str | None) -> Repl
 def document_item(context: RequestContext, document_id: int, locale: str | None) -> Reply:
     document = context.site.generation.document(document_id)
     if document is None:
-        raise NotFound(f"No document {document_id}")
+        raise item_not_found()
     locale = sources_listing.shown_locale(context, locale)
     # as /api/documents lists it (§5: the item has the listed fields, not filename nor id)
     body = {"@context": context_iri("Document"), **document_view(document, locale)}
@@ -90,6 +90,6 @@ def document_item(context: RequestContext, document_id: int, locale: str | None)
 def realm_item(context: RequestContext, realm_id: int) -> Reply:
     realm = context.site.realms.get(realm_id)
     if realm is None:
-        raise NotFound(f"No realm {realm_id}")
+        raise item_not_found()
     body = shared(RealmResourceSchema).dump(realm_view(realm))
     return Reply(body, context.site.default_translation.locale)

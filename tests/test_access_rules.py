@@ -83,7 +83,7 @@ def test_hide_blocks_on_a_footer_hides_its_blocks_not_the_footer(make_app):
 
 
 def test_a_node_with_only_previewable_sources_is_not_found(client):
-    assert problem_detail(client.get("/api/nodes/38")) == "No node 38"  # future-page
+    assert problem_detail(client.get("/api/nodes/38")) == "Not Found"  # future-page
 
 
 @pytest.mark.parametrize(

@@ -54,7 +54,7 @@ def test_translation_item(client):
     body = client.get("/api/translations/2").json
     assert body["@context"] == "/api/contexts/Translation"
     assert (body["@id"], body["name"]) == ("/api/translations/2", "Français")
-    assert problem_detail(client.get("/api/translations/9")) == "No translation 9"
+    assert problem_detail(client.get("/api/translations/9")) == "Not Found"
 
 
 def test_tags_in_the_requested_locale(client):

@@ -94,19 +94,19 @@ ROUTER_404 = (
     ("iri", "status", "detail"),
     [
         ("/api/content_blocks/201", 404, 'No resource "/api/content_blocks"'),  # not reachable
-        ("/api/pages/3701", 404, "No Page 3701"),  # draft
-        ("/api/pages/3801", 404, "No Page 3801"),  # future
-        ("/api/pages/1103", 404, "No Page 1103"),  # unavailable translation (de)
-        ("/api/articles/1101", 404, "No Article 1101"),  # a Page, not an Article
+        ("/api/pages/3701", 404, "Not Found"),  # draft
+        ("/api/pages/3801", 404, "Not Found"),  # future
+        ("/api/pages/1103", 404, "Not Found"),  # unavailable translation (de)
+        ("/api/articles/1101", 404, "Not Found"),  # a Page, not an Article
         (
             "/api/pages/3201",
             401,
             "WebResponse was denied by Realm authorization, check Www-Authenticate header",
         ),  # fmt: skip
-        ("/api/documents/6", 404, "No document 6"),  # private
-        ("/api/nodes/37", 404, "No node 37"),  # draft
-        ("/api/tags/99", 404, "No tag 99"),
-        ("/api/realms/9", 404, "No realm 9"),
+        ("/api/documents/6", 404, "Not Found"),  # private
+        ("/api/nodes/37", 404, "Not Found"),  # draft
+        ("/api/tags/99", 404, "Not Found"),
+        ("/api/realms/9", 404, "Not Found"),
         # an id that is not one (roadiz-read-surface.md §1, Errors), on every item route
         ("/api/pages/abc", 404, "Invalid identifier value or configuration."),
         ("/api/pages/1.5", 404, "Invalid identifier value or configuration."),

@@ -11,7 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from app.api.encoding import json_response
 from app.api.redact import public_full_path
-from app.errors import ApiError
+from app.errors import ITEM_NOT_FOUND, ApiError
 from app.naming import context_iri, error_iri, error_type
 from app.paths import InvalidPath
 from app.site import current_site
@@ -23,7 +23,6 @@ log = logging.getLogger(__name__)
 # Roadiz's details of an item route whose id is not one (API Platform's ReadProvider): a number
 # out of range is an item that is not found, anything else an identifier it cannot convert.
 INVALID_IDENTIFIER = "Invalid identifier value or configuration."
-NOT_FOUND = "Not Found"
 _NUMBER = re.compile(r"-?[0-9]+")
 
 
@@ -72,7 +71,7 @@ def unmatched_identifier(path: str) -> str | None:
         return None
     if "plural" in values and not _reachable_plural(values["plural"]):
         return None  # `/api/foo/abc` is no item route, as `/api/foo/1` is none
-    return NOT_FOUND if _NUMBER.fullmatch(segment) else INVALID_IDENTIFIER
+    return ITEM_NOT_FOUND if _NUMBER.fullmatch(segment) else INVALID_IDENTIFIER
 
 
 def _reachable_plural(plural: str) -> bool:

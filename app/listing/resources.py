@@ -14,7 +14,7 @@ from mongomock.filtering import filter_applies
 from werkzeug.datastructures import MultiDict
 
 from app.audience import counted_tag_use
-from app.errors import NotFound
+from app.errors import item_not_found
 from app.listing import hydra
 from app.listing.documents import document_view
 from app.listing.filters import (
@@ -149,7 +149,7 @@ def translation_item(context: RequestContext, translation_id: int) -> Reply:
                 **translation_view(context, translation.locale),
             }
             return Reply(body, translation.locale)  # fmt: skip
-    raise NotFound(f"No translation {translation_id}")
+    raise item_not_found()
 
 
 # --- tags --------------------------------------------------------------------------------------
@@ -193,7 +193,7 @@ def tags(context: RequestContext, path: str, args: MultiDict) -> Reply:
 def tag_item(context: RequestContext, tag_id: int, locale: str | None) -> Reply:
     tag = next((t for t in context.site.tags if t["_id"] == tag_id), None)
     if tag is None:
-        raise NotFound(f"No tag {tag_id}")
+        raise item_not_found()
     chosen = shown_locale(context, locale)
     body = {
         "@context": "/api/contexts/Tag",
