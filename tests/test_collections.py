@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, time, timedelta
+
 import pytest
 
 from tests.helpers import problem_detail
@@ -260,6 +262,25 @@ def test_sparse_fieldsets(client):
     ]
 
 
+@pytest.mark.parametrize(
+    ("relative", "moment"),
+    [
+        ("yesterday", lambda now: datetime.combine(now.date() - timedelta(days=1), time(), UTC)),
+        ("-700+days", lambda now: now - timedelta(days=700)),  # "+" unencoded: a space
+        ("100%20weeks%20ago", lambda now: now - timedelta(weeks=100)),
+        ("%2B1%20day", lambda now: now + timedelta(days=1)),
+    ],
+)
+def test_a_date_filter_reads_phps_relative_dates(client, relative, moment):
+    """Roadiz reads any PHP date (strtotime): the relative ones select what the date they name
+    does, now being the request's (the demo's dates are years apart, far from the edges)."""
+    iso = moment(datetime.now(UTC)).isoformat().replace("+", "%2B")
+    for strategy in ("before", "after"):
+        expected = ids(client, f"publishedAt[{strategy}]={iso}&itemsPerPage=50")
+        assert ids(client, f"publishedAt[{strategy}]={relative}&itemsPerPage=50") == expected
+    assert ids(client, f"publishedAt[before]={relative}&itemsPerPage=50")  # not empty
+
+
 def test_collections_apply_availability_realms_and_publication(client):
     pages = ids(client, "itemsPerPage=50", "pages")
     assert 1101 in pages and 1103 not in pages  # de: unavailable translation
@@ -284,10 +305,16 @@ def test_collections_apply_availability_realms_and_publication(client):
         ("node.visible=yes", '"node.visible" must be one of true, 1, false, 0'),
         ("reachable=maybe", '"reachable" must be one of 1, true, on, yes, 0, false, off, no'),
         ("order[publishedAt]=up", '"order[publishedAt]" must be asc or desc (any case), not "up"'),
-        (
-            "publishedAt[before]=yesterday",
+        (  # a weekday is PHP but not read (app.listing.relative_dates)
+            "publishedAt[before]=last+monday",
             '"publishedAt[before]" must be a date (ISO 8601: 2024-05-01 or '
-            '2024-05-01T10:00:00+02:00), not "yesterday"',
+            "2024-05-01T10:00:00+02:00; or relative, as PHP reads it: now, today, yesterday, "
+            '-1 week), not "last monday"',
+        ),
+        (
+            "publishedAt[before]=99999+years",
+            '"publishedAt[before]" must be a date between the years 1 and 9999 in UTC, '
+            'not "99999 years"',
         ),
         (
             "publishedAt[after]=9999-12-31T23:30:00-01:00",  # past 9999 in UTC
@@ -297,7 +324,8 @@ def test_collections_apply_availability_realms_and_publication(client):
         (  # Python's fromisoformat would stop at the NUL and take the date before it
             "publishedAt[after]=2024-11-22T18:00:00Z%00",
             '"publishedAt[after]" must be a date (ISO 8601: 2024-05-01 or '
-            '2024-05-01T10:00:00+02:00), not "2024-11-22T18:00:00Z\x00"',
+            "2024-05-01T10:00:00+02:00; or relative, as PHP reads it: now, today, yesterday, "
+            '-1 week), not "2024-11-22T18:00:00Z\x00"',
         ),
         ("publishedAt[archive]=2024-13", "“archive” filter must be a valid archive specification."),
         ("publishedAt[archive]=24", "“archive” filter must be a valid archive specification."),

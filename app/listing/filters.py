@@ -43,7 +43,7 @@ class Variable:
 STRING = {"type": "string"}
 BOOLEAN = {"type": "string", "enum": ["true", "false", "1", "0"]}
 LOOSE_BOOLEAN = {"type": "string", "enum": ["1", "true", "on", "yes", "0", "false", "off", "no"]}
-DATE = {"type": "string", "description": "ISO 8601 date or date-time"}
+DATE = {"type": "string", "description": "ISO 8601 date or date-time, or relative as PHP reads it"}
 # asc/desc in any case: a pattern, as generated clients refuse enum values equal but for case
 ORDER = {"type": "string", "pattern": "^([aA][sS][cC]|[dD][eE][sS][cC])$"}
 INTEGER = {"type": "string", "pattern": r"^-?[0-9]{1,18}$"}
@@ -186,7 +186,8 @@ class Date(Filter):
             value = params.get(name)
             if value is not None:
                 operator = DATE_OPERATORS[strategy]
-                builder.add(self.path, {operator: stored_bound(operator, parse_date(name, value))})
+                moment = parse_date(name, value, env.now)
+                builder.add(self.path, {operator: stored_bound(operator, moment)})
         value = params.get(f"{self.param}[archive]") if self.archive else None
         if value is not None:
             start, end = archive_bounds(value, env.now)

@@ -16,6 +16,7 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 from app.errors import BadRequest, given_twice
+from app.listing.relative_dates import relative_date
 from app.publication import stored_moment
 
 _INDEX = re.compile(r"\[[0-9]+\]")
@@ -135,28 +136,35 @@ def number(name: str, value: str) -> int:
     raise BadRequest(f'"{name}" must be an integer, not "{value[:80]}"')
 
 
-def parse_date(name: str, value: str) -> datetime:
-    """An ISO 8601 date or date-time; without an offset it is in the server's zone (UTC)."""
+def parse_date(name: str, value: str, now: datetime) -> datetime:
+    """An ISO 8601 date or date-time, without an offset in the server's zone (UTC), or a date
+    relative to `now` as PHP reads it (app.listing.relative_dates: `yesterday`, `-1 week`)."""
     text = value.strip()
     text = _LOST_PLUS.sub(r"+\1", text)  # an unencoded "+02:00" arrives as " 02:00"
     if text.endswith("z"):  # RFC 3339 allows a lower-case zone designator; fromisoformat does not
         text = text[:-1] + "Z"
+    out_of_range = BadRequest(
+        f'"{name}" must be a date between the years 1 and 9999 in UTC, not "{value[:80]}"'
+    )
     try:
         if not text.isprintable():  # fromisoformat stops at a NUL and reads the rest as valid
             raise ValueError(text)
         moment = datetime.fromisoformat(text + "T00:00:00" if _DATE_ONLY.fullmatch(text) else text)
     except ValueError:
-        raise BadRequest(
-            f'"{name}" must be a date (ISO 8601: 2024-05-01 or 2024-05-01T10:00:00+02:00), '
-            f'not "{value[:80]}"'
-        ) from None
+        try:
+            moment = relative_date(text, now) if text.isprintable() else None
+        except OverflowError:
+            raise out_of_range from None
+        if moment is None:
+            raise BadRequest(
+                f'"{name}" must be a date (ISO 8601: 2024-05-01 or 2024-05-01T10:00:00+02:00; or '
+                f'relative, as PHP reads it: now, today, yesterday, -1 week), not "{value[:80]}"'
+            ) from None
     moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
     try:  # a date MongoDB can store, with room for stored_bound's millisecond
         (moment + timedelta(milliseconds=1)).astimezone(UTC)
     except OverflowError:
-        raise BadRequest(
-            f'"{name}" must be a date between the years 1 and 9999 in UTC, not "{value[:80]}"'
-        ) from None
+        raise out_of_range from None
     return moment
 
 
