@@ -177,7 +177,8 @@ def ranked_candidates(
 
 
 def _facets(candidates: list[dict[str, Any]], tag_names: dict[int, str]) -> dict:
-    """Counts of node types and visible tag names (in the search's translation) of every hit: a
+    """Counts of node types, documents (none) and visible tag names (in the search's translation)
+    of every hit, as Roadiz 2.7.31 gives them: a
     hit counts once per name, even when two of its tags share one (the count is what filtering
     on the name lists)."""
     types = Counter(c["type"] for c in candidates)
@@ -189,7 +190,12 @@ def _facets(candidates: list[dict[str, Any]], tag_names: dict[int, str]) -> dict
         ordered = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
         return {"buckets": [{"val": value, "count": count} for value, count in ordered]}
 
-    return {"node_type": buckets(types), "tag_name": buckets(tags)}
+    # Solr's document_type facet counts the documents it finds: a search finds node sources only
+    return {
+        "node_type": buckets(types),
+        "document_type": {"buckets": []},
+        "tag_name": buckets(tags),
+    }
 
 
 def search(context: RequestContext, path: str, args: MultiDict) -> Reply:

@@ -121,6 +121,7 @@ def test_filters_pagination_and_facets(client):
     assert body["hydra:view"]["hydra:next"] == "/api/search?itemsPerPage=1&search=jazz&page=3"
     assert body["facets"] == {
         "node_type": {"buckets": [{"val": "Article", "count": 3}]},
+        "document_type": {"buckets": []},  # documents are not searched
         "tag_name": {"buckets": [{"val": "Events", "count": 3}, {"val": "Culture", "count": 2},
                                  {"val": "Jazz", "count": 2}]},
     }  # fmt: skip
