@@ -113,3 +113,11 @@ def test_every_read_documents_preview_and_password_and_the_probes_need_no_creden
         else:
             assert names.count("_preview") == names.count("password") == 1, path
             assert operation["security"] == [{}, {"bearer": []}, {"realmPassword": []}], path
+
+
+def test_the_document_is_also_at_api_platforms_address(client):
+    """roadiz-read-surface.md §6: `OpenAPI at /api/docs.jsonopenapi`."""
+    ours, theirs = client.get("/api/docs.json"), client.get("/api/docs.jsonopenapi")
+    assert theirs.status_code == 200
+    assert theirs.headers["Content-Type"] == "application/vnd.openapi+json; charset=utf-8"
+    assert theirs.json == ours.json and theirs.json["openapi"].startswith("3.1")

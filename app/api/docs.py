@@ -75,6 +75,16 @@ _PAGE = """<!DOCTYPE html>
 
 @blp.route("/docs.json")
 def openapi_document() -> Response:
+    return json_response(_openapi(), mimetype="application/json")
+
+
+@blp.route("/docs.jsonopenapi")
+def openapi_document_as_api_platform_names_it() -> Response:
+    """The same document at API Platform's address (roadiz-read-surface.md §6), as its type."""
+    return json_response(_openapi(), mimetype="application/vnd.openapi+json")
+
+
+def _openapi() -> dict:
     site = current_site()
     document = site.cache.get("openapi")
     if document is None:
@@ -88,7 +98,7 @@ def openapi_document() -> Response:
             transformer.schema_class,
             extra,
         )
-    return json_response(document, mimetype="application/json")
+    return document
 
 
 def _asset_url(filename: str) -> str:
