@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import http.client
 import re
+import threading
 from base64 import b64decode
 from datetime import UTC, datetime, timedelta
 
 import orjson
 import pytest
+from werkzeug.serving import make_server
 
 from app.api.response_cache import CachedResponse, ResponseCache
 from app.fixture.load import load_site
@@ -287,3 +290,24 @@ def test_cache_is_bounded_lru():
     cache.put(("c",), CachedResponse(b"c", {}, 60), None)
     assert cache.get(("b",), now) is None and cache.get(("a",), now) is not None
     assert len(cache) == 2
+
+
+def test_a_response_carries_one_date_header_on_the_wire(make_app):
+    """make_conditional adds a Date and the server writes its own: two would be a malformed
+    response (nginx drops one with a warning), so the app leaves Date to the server."""
+    server = make_server("127.0.0.1", 0, make_app(), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        for path in (f"{WR}?path=/about", "/api/pages/1101", "/api/articles"):
+            for _ in ("a miss", "a hit"):
+                connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+                connection.request("GET", path)
+                response = connection.getresponse()
+                response.read()
+                connection.close()
+                assert response.status == 200
+                assert len(response.headers.get_all("Date")) == 1, path
+    finally:
+        server.shutdown()
+        thread.join()

@@ -169,4 +169,8 @@ def replay(cached: CachedResponse, context: RequestContext) -> Response:
     if mimetype != LD_JSON:
         response.headers["ETag"] = cached.headers["ETag"][:-1] + '-json"'
     response.headers["Cache-Control"] = cache_control(context, cached.s_maxage)
-    return response.make_conditional(request)
+    response = response.make_conditional(request)
+    # make_conditional adds a Date; the server (gunicorn, werkzeug's) writes its own, and two
+    # are a malformed response (RFC 9110 §6.6.1: nginx drops one with a warning).
+    response.headers.pop("Date", None)
+    return response
