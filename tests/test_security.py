@@ -143,7 +143,7 @@ def test_preview_headers_and_forbidden_message(client):
     )
     assert response.status_code == 200
     assert response.headers["Cache-Control"] == "private, no-store"
-    assert response.headers["X-Preview"] == "1"
+    assert response.headers["X-Preview"] == response.headers["X-Roadiz-Preview"] == "1"
     forbidden = client.get(
         "/api/web_response_by_path?path=/&_preview=1", headers=CREDENTIALS["token without role"]
     )

@@ -27,6 +27,9 @@ STALE_WHILE_REVALIDATE = 3600
 MAX_CACHE_TAGS_LENGTH = 4096
 # Added when the tags of a response did not all fit: purge it along with any node's tags.
 OVERFLOW_TAG = "overflow"
+# A preview response says so: behaviour.md names X-Preview, Roadiz sends X-Roadiz-Preview
+# (roadiz-read-surface.md §1, Access): both, so that either front-end finds its own.
+PREVIEW_HEADERS = {"X-Preview": "1", "X-Roadiz-Preview": "1"}
 
 
 def cache_tags_header(tags: list[str]) -> str:
@@ -138,7 +141,7 @@ def send(reply: Reply, context: RequestContext, *, cache_key: tuple | None = Non
     if (links := alternate_links(reply.alternates)) is not None:
         fixed["Link"] = links  # then Hydra's documentation link (app.api.hygiene)
     if context.visibility.preview:
-        fixed["X-Preview"] = "1"
+        fixed.update(PREVIEW_HEADERS)
     cached = CachedResponse(payload, fixed, s_maxage)
     if cache_key is not None and storable(reply, context):
         expires = context.site.next_publication(context.visibility.now)

@@ -7,7 +7,7 @@ from flask import Flask, Response, current_app, request
 ALLOWED_HEADERS = "Authorization, Accept, Accept-Language, If-None-Match, X-Request-Id"
 EXPOSED_HEADERS = (
     "ETag, Link, Content-Language, Content-Location, Cache-Tags, X-Request-Id, X-Preview, "
-    "WWW-Authenticate"
+    "X-Roadiz-Preview, WWW-Authenticate"
 )
 PREFLIGHT_MAX_AGE = 600
 
