@@ -122,8 +122,8 @@ INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
         # `node.parent.nodeName` filters: the parents' ids, then their children (`parent_*`)
         ("node_name", [("node_name", ASCENDING)], {}),
     ],
-    # /api/documents: public documents only, in id order
-    "documents": [("public_id", [("private", ASCENDING), ("_id", ASCENDING)], {})],
+    # /api/documents: public or private documents (both when no `private` filter), in id order
+    "documents": [("private_id", [("private", ASCENDING), ("_id", ASCENDING)], {})],
     "paths": [("source", [("source_id", ASCENDING)], {})],
     # `postings` (search), `feeds`, `calendars` and `listings` are read by `_id` only
 }

@@ -67,8 +67,9 @@ LIVE_ID = "live"
 # in the chunks of the `id` listing too (query_plan.id_grid_id), so that a page in the default
 # order of a range of positions or of a span of dates reads the chunks that hold it, and the date
 # and `id` listings have tallies (query_plan.tally_id), so that a walk keeping few entries reads
-# the chunks that hold some.
-LAYOUT = 15
+# the chunks that hold some. Layout 16: sources embed their private documents too (Roadiz shows
+# them, not processable), and the documents' `public_id` index is `private_id`.
+LAYOUT = 16
 
 # The translations per node that the first batch of a read of nodes' sources holds: such a read is
 # one command (the server's default first batch, 101 documents, would ask for more with getMore).
@@ -471,16 +472,19 @@ class Generation:
     def documents_page(
         self, query: dict[str, Any], *, skip: int, limit: int
     ) -> tuple[list[dict[str, Any]], int]:
-        """A page of public documents matching `query`, in id order, and their total."""
-        query = combined(query, {"private": False})
+        """A page of the documents matching `query` (private ones too, as Roadiz lists them), in
+        id order, and their total."""
+        if "private" not in query:  # both: the index serves it in `_id` order (two ranges)
+            query = {**query, "private": {"$in": [False, True]}}
+        index = "private_id"
         page: list[dict[str, Any]] = []
         if limit > 0:
             cursor = self._collection("documents").find(query, batch_size=limit + 1)
-            page = list(cursor.sort("_id", ASCENDING).hint("public_id").skip(skip).limit(limit))
-        return page, self._collection("documents").count_documents(query, hint="public_id")
+            page = list(cursor.sort("_id", ASCENDING).hint(index).skip(skip).limit(limit))
+        return page, self._collection("documents").count_documents(query, hint=index)
 
     def document(self, document_id: int) -> dict[str, Any] | None:
-        return self._one("documents", {"_id": document_id, "private": {"$ne": True}}, ID_INDEX)
+        return self._one("documents", {"_id": document_id}, ID_INDEX)
 
     def path(self, path: str) -> dict[str, Any] | None:
         """The `paths` entry of a resolvable path: a source's url or alias, or a redirection."""

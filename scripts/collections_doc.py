@@ -142,9 +142,11 @@ walker shows). Read whole (`Generation.all("node_types")`) when a process loads 
 (serialization, OpenAPI schemas).""",
     "documents": """\
 One document per document (media file) of the fixture, as declared there; `_id` is its id. Pages
-never query it: every source embeds a summary of the documents its fields show (private ones left
-out, `alt` in the source's locale) and the `share_image` setting embeds its record. Only the entry
-point `GET /api/documents/<id>` reads it (by `_id`, private ones excluded).""",
+never query it: every source embeds a summary of the documents its fields show (private ones too,
+not processable, as Roadiz shows them; `alt` in the source's locale) and the `share_image` setting
+embeds its record (unless it is private: crawlers fetch it). `GET /api/documents` reads it in `_id`
+order along `private_id` (both values when no `private` filter is given) and `GET
+/api/documents/<id>` by `_id`.""",
     "tags": """\
 One document per tag of the fixture, as declared there; `_id` is its id and `names` its name per
 locale. Pages never query it: every source embeds its node's `tag_ids` (the feed filter) and tag

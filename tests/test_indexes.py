@@ -261,7 +261,7 @@ def test_the_sort_of_a_feed_and_a_collection_comes_from_their_index(crawl):
     documents = {
         serving_index(q, indexes_of(q.kind)) for q in log if q.kind == "documents" and q.sort
     }
-    assert documents == {"public_id"}
+    assert documents == {"private_id"}
     assert sorted_reads == {
         ("find", name)
         for name in (

@@ -202,11 +202,29 @@ def test_tag_item_embeds_its_parents(client):
     assert "parent" not in jazz["parent"]["parent"]
 
 
-def test_documents_are_public_only_with_roadiz_fields(client):
+def test_documents_are_listed_private_ones_too_with_roadiz_fields(client):
+    """roadiz-read-surface.md §5: "private documents listed (no `publicUrl`)"; §7: processable
+    when not private, never `private`."""
     body = client.get("/api/documents").json
     listed = body["hydra:member"]
-    assert body["hydra:totalItems"] == len(listed) == 5
-    assert "/api/documents/6" not in [d["@id"] for d in listed]  # private: never listed
+    assert body["hydra:totalItems"] == len(listed) == 6
+    assert listed[5] == {
+        "@id": "/api/documents/6",
+        "@type": "Document",
+        "relativePath": "f6/meeting-minutes.jpg",
+        "type": "image",
+        "processable": False,  # a JPEG, but private
+        "mimeType": "image/jpeg",
+        "imageWidth": 1240,
+        "imageHeight": 1754,
+        "mediaDuration": 0,
+        "alt": "Scan of the meeting minutes",
+        "folders": [],
+    }
+    assert client.get("/api/documents/6").json == {
+        "@context": "/api/contexts/Document",
+        **listed[5],
+    }
     assert listed[0] == {
         "@id": "/api/documents/1",
         "@type": "Document",
@@ -229,9 +247,10 @@ def test_documents_are_public_only_with_roadiz_fields(client):
     ("query", "expected"),
     [
         ("filename=market", ["3"]),
-        ("mimeType=image/jpeg", ["1", "2", "3", "4"]),
+        ("mimeType=image/jpeg", ["1", "2", "3", "4", "6"]),
         ("not[mimeType]=image/jpeg", ["5"]),
-        ("private=true", []),
+        ("private=true", ["6"]),
+        ("private=1&mimeType=image/jpeg", ["6"]),
         ("private=false&filename=jpg&itemsPerPage=2&page=2", ["3", "4"]),
     ],
 )

@@ -103,7 +103,7 @@ ROUTER_404 = (
             401,
             "WebResponse was denied by Realm authorization, check Www-Authenticate header",
         ),  # fmt: skip
-        ("/api/documents/6", 404, "Not Found"),  # private
+        ("/api/documents/99", 404, "Not Found"),
         ("/api/nodes/37", 404, "Not Found"),  # draft
         ("/api/tags/99", 404, "Not Found"),
         ("/api/realms/9", 404, "Not Found"),

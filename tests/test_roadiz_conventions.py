@@ -186,7 +186,7 @@ def test_documents_inside_node_sources_carry_roadiz_fields(client):
 
 def test_null_document_fields_are_omitted_inside_node_sources(custom):
     pictures = get_path(custom, "/about").json["item"]["pictures"]
-    assert pictures == [  # the private document is never shown
+    assert pictures == [
         {"@type": "Document", "@id": "/api/documents/41", "relativePath": "g7/minutes.pdf",
          "type": "pdf", "processable": False, "mimeType": "application/pdf", "mediaDuration": 0,
          "imageAverageColor": "#ffffff", "filename": "minutes.pdf", "id": 41, "folders": []},
@@ -197,6 +197,12 @@ def test_null_document_fields_are_omitted_inside_node_sources(custom):
         {"@type": "Document", "@id": "/api/documents/43", "relativePath": "i9/notes",
          "type": "unknown", "processable": False, "mediaDuration": 0,
          "imageAverageColor": "#ffffff", "filename": "notes", "id": 43, "folders": []},
+        # a private document is shown as Roadiz shows it: never processable (§7)
+        {"@type": "Document", "@id": "/api/documents/6", "relativePath": "f6/meeting-minutes.jpg",
+         "type": "image", "processable": False, "mimeType": "image/jpeg", "imageWidth": 1240,
+         "imageHeight": 1754, "mediaDuration": 0, "imageAverageColor": "#ffffff",
+         "alt": "Scan of the meeting minutes", "filename": "meeting-minutes.jpg", "id": 6,
+         "folders": []},
     ]  # fmt: skip
     # /api/documents: the same rules, without filename, id nor the default average colour
     members = custom.get("/api/documents?itemsPerPage=50").json["hydra:member"]

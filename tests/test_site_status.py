@@ -42,7 +42,7 @@ def test_the_pointer_records_the_previous_generation_and_the_fixture(fresh):
     assert live["version"] == before["version"] + 1
     assert live["fixture"] == "edited.json"
     assert live["sha256"] == fixture_sha256(edited_site("About the city"))
-    assert live["layout"] == LAYOUT == 15
+    assert live["layout"] == LAYOUT == 16
     assert live["previous"] == {
         "version": before["version"],
         "layout": LAYOUT,

@@ -206,7 +206,8 @@ def tag_item(context: RequestContext, tag_id: int, locale: str | None) -> Reply:
 
 
 def documents(context: RequestContext, path: str, args: MultiDict) -> Reply:
-    """Public documents only: a private document is never listed (nor served)."""
+    """Documents, private ones too (not processable, no `private` field), as Roadiz lists them
+    (roadiz-read-surface.md §5)."""
     params, page = _start(args, DOCUMENT_VARIABLES, path)
     locale = _locale(context, params)
     query = _query(params, DOCUMENT_FILTERS, context)
