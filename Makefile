@@ -29,7 +29,7 @@ $(STAMP): pyproject.toml
 # The demo configuration: the shipped example transformer (`fooBar`) is enabled by `make run` only.
 DEMO_TRANSFORMER ?= app.transformers.foo_bar:FooBarTransformer
 
-run: $(STAMP) ## Serve the demo site on http://$(HOST):$(PORT) (embedded store; MONGODB_URI to use a server)
+run: $(STAMP) ## Serve the demo site on http://HOST:PORT, 127.0.0.1:5000 (embedded store; MONGODB_URI to use a server)
 	CMS_WEB_RESPONSE_TRANSFORMER="$${CMS_WEB_RESPONSE_TRANSFORMER-$(DEMO_TRANSFORMER)}" \
 	  $(VENV)/bin/flask --app app:create_app run --host $(HOST) --port $(PORT)
 
@@ -54,7 +54,7 @@ test-ferretdb: $(STAMP) ## The same suite against FerretDB (started by the tests
 	@echo "=== tier: ferretdb ==="
 	$(PYTEST) --tier=ferretdb
 
-ferretdb: ## Install FerretDB 1.24.2 into $$(go env GOPATH)/bin
+ferretdb: ## Install FerretDB 1.24.2 into the Go bin directory (go env GOPATH)/bin
 	bash scripts/install-ferretdb.sh
 
 seed: $(STAMP) ## Load FIXTURE (default seed/demo.json) into MONGODB_URI

@@ -13,7 +13,7 @@ import jwt
 from flask import Request, current_app
 from flask.cli import with_appcontext
 
-from app.config import ConfigError
+from app.config import DEFAULTS, ConfigError
 from app.errors import BadRequest, Forbidden, Unauthorized
 
 ALGORITHM = "HS256"
@@ -21,7 +21,7 @@ PREVIEW_ROLE = "ROLE_BACKEND_USER"
 PREVIEW_ON = frozenset({"1", "true", "on", "yes", "y"})
 PREVIEW_OFF = frozenset({"", "0", "false", "off", "no", "n"})
 # The longest lifetime (seconds) a token may claim: exp - iat, or exp - now without iat.
-DEFAULT_MAX_LIFETIME = 24 * 3600
+DEFAULT_MAX_LIFETIME = DEFAULTS["JWT_MAX_LIFETIME"]
 TIME_CLAIMS = ("exp", "iat", "nbf")
 
 

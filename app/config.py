@@ -158,10 +158,14 @@ SETTING_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
 def texts_as_written(config: dict[str, Any]) -> None:
     """A text setting's `CMS_` variable as written where JSON reads it as another kind:
     CMS_METRICS_TOKEN=123456 is the token "123456", not the number (a JSON string such as
-    '"abc"' still reads as abc)."""
+    '"abc"' still reads as abc). An optional one written `null` is unset, as JSON reads it
+    (CMS_WEB_RESPONSE_TRANSFORMER=null: the built-in transformer alone)."""
     for name, rule in SETTING_RULES.items():
         written = os.environ.get(f"CMS_{name}")
-        if rule in (_TEXT, _OPTIONAL_TEXT) and written and not isinstance(config.get(name), str):
+        value = config.get(name)
+        if rule is _OPTIONAL_TEXT and value is None:
+            continue
+        if rule in (_TEXT, _OPTIONAL_TEXT) and written and not isinstance(value, str):
             config[name] = written
 
 

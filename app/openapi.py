@@ -63,7 +63,7 @@ RESPONSES: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]] = {
                                            API_ERRORS),
     "/api/{plural}/archives": ("Years and months of publication", "ArchiveCollection", JSON_LD,
                                API_ERRORS),
-    "/api/documents": ("A page of public documents", "DocumentCollection", JSON_LD, API_ERRORS),
+    "/api/documents": ("A page of documents", "DocumentCollection", JSON_LD, API_ERRORS),
     "/api/search": ("Search results, best first", "SearchResults", JSON_LD, API_ERRORS),
     "/api/nodes_sources/search": ("Search results, best first", "SearchResults", JSON_LD,
                                   API_ERRORS),

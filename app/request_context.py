@@ -19,7 +19,8 @@ class RequestContext:
     visibility: Visibility
     schemas: SchemaRegistry
     definitions: DefinitionRegistry
-    #: The request path with its query string (the WebResponse @id).
+    #: The request's @id: its path and non-secret query (app.api.redact.public_full_path), or the
+    #: route's own IRI when it names one (app.api.caching: web_response_by_path's drops the rest).
     request_iri: str
     password: str | None = None
     claims: dict[str, Any] | None = None

@@ -1,6 +1,7 @@
 """`make bench`: generated sites of several sizes, served by gunicorn, measured over loopback.
 
-Sizes from BENCH_SIZES (default 1000,10000,100000 sources), BENCH_SECONDS per measurement
+Sizes from BENCH_SIZES (default 1000,10000,100000 sources with MONGODB_URI, 1000,2000 on the
+FerretDB it starts; docs/performance.md lists every variable), BENCH_SECONDS per measurement
 (default 10), BENCH_CONCURRENCY connections (default 16). Prints one table and the targets,
 and writes bench/results.json.
 """

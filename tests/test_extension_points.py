@@ -6,7 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from app.config import DEFAULTS, DEMO_TRANSFORMER, REPO_ROOT
+from app import create_app
+from app.config import DEFAULTS, DEMO_TRANSFORMER, REPO_ROOT, ConfigError
 from app.publication import Visibility
 from tests.helpers import get_path, titles
 from walkers.article_feed import ArticleFeedDefinition
@@ -87,3 +88,41 @@ def test_a_definition_refuses_a_context_that_is_not_a_walker_context(app, store)
     assert str(raised.value) == (
         "ArticleFeedDefinition needs a node source walker context, not dict"
     )
+
+
+def test_a_transformer_written_null_is_the_built_in_one_alone(monkeypatch):
+    """docs/extending.md: `CMS_WEB_RESPONSE_TRANSFORMER=null make run` drops the demo's."""
+    monkeypatch.setenv("CMS_WEB_RESPONSE_TRANSFORMER", "null")
+    service = create_app({"MONGODB_URI": None})
+    assert service.config["WEB_RESPONSE_TRANSFORMER"] is None
+    assert "fooBar" not in get_path(service.test_client(), "/about").json
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "message"),
+    [
+        ("WEB_RESPONSE_TRANSFORMER", "nosuch.module:Transformer",
+         "CMS_WEB_RESPONSE_TRANSFORMER: cannot import 'nosuch.module:Transformer': "
+         "no module named 'nosuch'"),
+        ("WEB_RESPONSE_TRANSFORMER", "app.transformers.foo_bar:Nope",
+         "CMS_WEB_RESPONSE_TRANSFORMER: cannot import 'app.transformers.foo_bar:Nope': "
+         "app.transformers.foo_bar has no attribute 'Nope'"),
+        ("WEB_RESPONSE_TRANSFORMER", "FooBarTransformer",
+         "CMS_WEB_RESPONSE_TRANSFORMER: cannot import 'FooBarTransformer': "
+         "not a dotted module path (package.module:attribute)"),
+        ("WALKER_DEFINITION_MODULES", ["walkers.article_feed", "walkers.nosuch"],
+         "CMS_WALKER_DEFINITION_MODULES: cannot import 'walkers.nosuch': "
+         "no module named 'walkers.nosuch'"),
+    ],
+)  # fmt: skip
+def test_an_extension_point_that_is_not_there_is_a_configuration_error(setting, value, message):
+    with pytest.raises(ConfigError) as raised:
+        create_app({"MONGODB_URI": None, setting: value})
+    assert raised.value.message == message
+
+
+def test_an_extension_module_failing_its_own_import_keeps_its_traceback(tmp_path, monkeypatch):
+    (tmp_path / "broken_walkers.py").write_text("import nosuch_dependency\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ModuleNotFoundError, match="nosuch_dependency"):
+        create_app({"MONGODB_URI": None, "WALKER_DEFINITION_MODULES": ["broken_walkers"]})

@@ -1,6 +1,9 @@
-"""Query parameters: each operation's parameters are one marshmallow schema, which parses them
-(`@blp.arguments(..., location="query")`) and documents them, so the two cannot drift. A
-malformed value is a 400 whose detail is the field's message (app.api.problems)."""
+"""Query parameters of the routes with a fixed set: each operation's parameters are one
+marshmallow schema, which parses them (`@blp.arguments(..., location="query")`) and documents
+them, so the two cannot drift. A malformed value is a 400 whose detail is the field's message
+(app.api.problems). `unknown = EXCLUDE`: the routes that refuse unknown parameters check them
+themselves (collections and search: app.listing.params, app.search, with their OpenAPI
+parameters beside them)."""
 
 from __future__ import annotations
 

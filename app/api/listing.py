@@ -58,7 +58,7 @@ def tag_collection(query: dict[str, Any]) -> Response:
 
 @blp.route("/documents")
 @blp.arguments(Query, location="query")
-@blp.doc(summary="Public documents (hydra:Collection)", operationId="document_collection",
+@blp.doc(summary="Documents (hydra:Collection)", operationId="document_collection",
          description="Documents (private ones too, never processable), with Roadiz's filters.",
          parameters=parameters(listing.DOCUMENT_VARIABLES))  # fmt: skip
 def document_collection(query: dict[str, Any]) -> Response:

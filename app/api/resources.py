@@ -103,9 +103,9 @@ def node_get(query: dict[str, Any], node_id: int) -> Response:
 @blp.route(f"/documents/<{ID}:document_id>")
 @blp.arguments(LocaleQuery, location="query")
 @blp.doc(
-    summary="A public document, by id",
+    summary="A document, by id",
     operationId="document_get",
-    description="A document that is not private, with its alternative text in `_locale`.",
+    description="A document (private ones too, never processable), alternative text in `_locale`.",
 )
 def document_get(query: dict[str, Any], document_id: int) -> Response:
     locale = query.get("locale")
