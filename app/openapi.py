@@ -35,6 +35,7 @@ ERRORS = {
     "404": "No published item, resource or translation here",
     "406": "The Accept header admits neither application/ld+json, application/json nor text/html "
     "(text/html alone: the Swagger UI)",
+    "412": "If-Match is given and matches no ETag of this representation",
     "414": "The request URL is too long",
     "503": "The database does not answer (in the request's time budget), or no site is loaded",
 }

@@ -198,6 +198,7 @@ def test_the_python_client_parses_every_error(app, make_app, python_client):
          {"path": "/", "field_preview": "1"}),
         (404, client, {"path": "/no-such-page"}),
         (406, client_of(python_client, app, Accept="text/csv"), {"path": "/"}),
+        (412, client_of(python_client, app, **{"If-Match": '"nope"'}), {"path": "/"}),
         (414, client, {"path": "/" + "a" * 2100 + "?" + "b" * 2100}),
     ]  # fmt: skip
     for status, with_client, arguments in cases:

@@ -145,10 +145,14 @@ def test_unknown_route_is_a_404_problem(isolated):
     assert response.mimetype == "application/problem+json"
 
 
-@pytest.mark.parametrize("url", ["/api//pages", "/api/pages/", "//api/pages", "/api/pages//1"])
+@pytest.mark.parametrize(
+    "url", ["/api//pages", "/api/pages/", "//api/pages", "///api/pages/1101", "/api/pages//1"]
+)
 def test_one_url_per_resource_no_slash_redirects(isolated, url):
+    """As a server receives it (the test client would read `//api` as a host): werkzeug's
+    router drops leading slashes, the service does not."""
     client, _ = isolated
-    response = client.get(url)
+    response = client.get(environ_overrides={"PATH_INFO": url})
     assert response.status_code == 404
     assert response.mimetype == "application/problem+json"
     assert "Location" not in response.headers

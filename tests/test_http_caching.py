@@ -16,7 +16,7 @@ from app.api.response_cache import CachedResponse, ResponseCache
 from app.fixture.load import load_site
 from app.reply import cache_tags, compact_tag
 from tests.conftest import demo_site
-from tests.helpers import WR, get_path, node
+from tests.helpers import WR, get_path, node, problem_detail
 from tests.sites import with_blocks
 from tests.test_indexes import CREDENTIALS
 
@@ -31,6 +31,39 @@ def test_304_round_trip(client):
     assert again.status_code == 304
     assert again.data == b""
     assert again.headers["ETag"] == etag
+
+
+@pytest.mark.parametrize("url", [f"{WR}?path=/about", "/api/articles?_locale=en", "/api/pages/1101"])
+def test_an_if_match_that_fails_is_a_412_problem_not_the_representation(client, url):
+    """RFC 9110 §13.1.1: a strong comparison; the answer is an error (behaviour.md: every error
+    is problem+json, never stored), not the 200 body werkzeug would send with a 412."""
+    etag = client.get(url).headers["ETag"]
+    for given in ('"nope"', f"W/{etag}", '"nope", "other"'):
+        response = client.get(url, headers={"If-Match": given})
+        assert response.status_code == 412, given
+        assert response.mimetype == "application/problem+json"
+        assert problem_detail(response) == "The representation's ETag does not match If-Match."
+        assert response.headers["Cache-Control"] == "no-store"
+        assert "ETag" not in response.headers
+    for given in (etag, "*", f'"other", {etag}'):
+        assert client.get(url, headers={"If-Match": given}).status_code == 200, given
+    # If-Match holds: If-None-Match decides (§13.2.2)
+    both = client.get(url, headers={"If-Match": "*", "If-None-Match": etag})
+    assert (both.status_code, both.data) == (304, b"")
+
+
+@pytest.mark.parametrize("url", ["/api", "/api/contexts/Page", "/api/docs.jsonld"])
+def test_the_entry_point_contexts_and_vocabulary_are_tagged_and_revalidate(client, url):
+    """behaviour.md (HTTP caching): a strong ETag and a 304 on If-None-Match; `/api` and the
+    contexts answer HTML or 406 by Accept, so they say they vary by it."""
+    response = client.get(url)
+    etag = response.headers["ETag"]
+    assert re.fullmatch(r'"[0-9a-f]{32}"', etag)
+    assert response.headers["Cache-Control"] == "public, max-age=3600"
+    again = client.get(url, headers={"If-None-Match": etag})
+    assert (again.status_code, again.data, again.headers["ETag"]) == (304, b"", etag)
+    vary = {v.strip() for v in response.headers.get("Vary", "").split(",") if v.strip()}
+    assert vary == (set() if url == "/api/docs.jsonld" else {"Accept"})
 
 
 def test_public_headers(client):
@@ -299,7 +332,8 @@ def test_a_response_carries_one_date_header_on_the_wire(make_app):
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        for path in (f"{WR}?path=/about", "/api/pages/1101", "/api/articles"):
+        for path in (f"{WR}?path=/about", "/api/pages/1101", "/api/articles", "/api",
+                     "/api/contexts/Page", "/api/docs.jsonld"):  # fmt: skip
             for _ in ("a miss", "a hit"):
                 connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
                 connection.request("GET", path)

@@ -120,6 +120,33 @@ def test_html_only_is_the_swagger_ui_and_a_browser_gets_json_ld(client):
     assert response.mimetype == "application/ld+json"
 
 
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH"])
+def test_the_router_refuses_other_methods_before_negotiating(client, method):
+    """API Platform's router answers 405 before the format is chosen: no Swagger UI and no 406
+    for a method the route does not take, whatever the Accept."""
+    for accept in ("text/html", "application/xml", "application/ld+json"):
+        for url in (f"{WR}?path=/about", "/api/articles", "/api/pages/1101", "/api"):
+            response = client.open(url, method=method, headers={"Accept": accept})
+            assert response.status_code == 405, (url, accept)
+            assert response.mimetype == "application/problem+json"
+            assert response.headers["Allow"] == "GET, HEAD, OPTIONS"
+
+
+def test_options_answers_one_allow_whatever_the_accept(client):
+    for url in (f"{WR}?path=/about", "/api/articles", "/api/pages/1101", "/api"):
+        for accept in ("text/html", "*/*"):
+            response = client.options(url, headers={"Accept": accept})
+            assert (response.status_code, response.data) == (204, b""), url
+            assert response.headers["Allow"] == "GET, HEAD, OPTIONS"  # the order a 405 gives
+
+
+def test_no_body_is_sniffed(client):
+    """An error's detail repeats the request; a browser must read it as JSON, never as HTML."""
+    for url in (f"{WR}?path=/about", "/api/%3Cscript%3E", "/api/articles?%3Cb%3E=1", "/api",
+                "/api/docs"):  # fmt: skip
+        assert client.get(url).headers["X-Content-Type-Options"] == "nosniff", url
+
+
 def test_each_format_has_its_own_etag(client):
     ld = client.get("/api/pages/1101")
     plain = client.get("/api/pages/1101.json")

@@ -27,7 +27,7 @@ def test_endpoint_is_documented_with_its_required_path_parameter(client):
         ("password", "query", False),
     ]
     assert set(op["responses"]) == {
-        "200", "304", "400", "401", "403", "404", "406", "414", "503"
+        "200", "304", "400", "401", "403", "404", "406", "412", "414", "503"
     }  # fmt: skip
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -11,6 +10,7 @@ import orjson
 from flask import Response, current_app, g, request
 
 from app.api import negotiation
+from app.api.conditional import answer_conditionally, strong_etag
 from app.api.encoding import LD_JSON, content_type, dumps
 from app.api.hygiene import request_context
 from app.api.redact import canonical_pairs
@@ -131,7 +131,7 @@ def send(reply: Reply, context: RequestContext, *, cache_key: tuple | None = Non
     ttl = reply.ttl_minutes
     s_maxage = ttl * 60 if ttl else int(current_app.config["DEFAULT_S_MAXAGE"])
     fixed = {
-        "ETag": f'"{hashlib.sha256(payload).hexdigest()[:32]}"',
+        "ETag": strong_etag(payload),
         "Vary": VARY,
         "Content-Language": token(reply.locale),
         "Cache-Tags": cache_tags_header(cache_tags(payload)),
@@ -160,8 +160,8 @@ def cached(context: RequestContext, answer: tuple) -> tuple[tuple | None, Respon
 
 
 def replay(cached: CachedResponse, context: RequestContext) -> Response:
-    """The Response of a stored payload, with Cache-Control computed for now; 304 when the
-    client's If-None-Match matches. Each media type has its own ETag."""
+    """The Response of a stored payload, with Cache-Control computed for now; answered
+    conditionally (app.api.conditional). Each media type has its own ETag."""
     mimetype = negotiation.mimetype(request)
     payload = cached.payload
     if mimetype != LD_JSON:
@@ -172,8 +172,4 @@ def replay(cached: CachedResponse, context: RequestContext) -> Response:
     if mimetype != LD_JSON:
         response.headers["ETag"] = cached.headers["ETag"][:-1] + '-json"'
     response.headers["Cache-Control"] = cache_control(context, cached.s_maxage)
-    response = response.make_conditional(request)
-    # make_conditional adds a Date; the server (gunicorn, werkzeug's) writes its own, and two
-    # are a malformed response (RFC 9110 §6.6.1: nginx drops one with a warning).
-    response.headers.pop("Date", None)
-    return response
+    return answer_conditionally(response)

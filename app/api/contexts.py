@@ -6,12 +6,22 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app
 
 from app import hydra
+from app.api.conditional import answer_conditionally, strong_etag
 from app.api.encoding import LD_JSON, json_response
 from app.errors import NotFound
 from app.jsonld_contexts import context_document, vocabulary
 from app.site import current_site
 
 MAX_AGE = 3600
+
+
+def public_document(document: dict) -> Response:
+    """A JSON-LD document the same for every request of a site generation: public for an
+    hour, tagged, answered conditionally (its Vary: app.api.hygiene)."""
+    response = json_response(document, mimetype=LD_JSON)
+    response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
+    response.headers["ETag"] = strong_etag(response.get_data())
+    return answer_conditionally(response)
 
 
 # A plain Flask blueprint: contexts are not API operations, so they stay out of the OpenAPI paths.
@@ -24,9 +34,7 @@ def context(name: str) -> Response:
     document = context_document(current_site(), name, current_app.config["VOCAB_BASE"])
     if document is None:
         raise NotFound(f'No context for type "{name}"')
-    response = json_response(document, mimetype=LD_JSON)
-    response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
-    return response
+    return public_document(document)
 
 
 # GET /api and /api/docs.jsonld: Hydra documents, not API operations either.
@@ -35,9 +43,7 @@ hydra_blp = Blueprint("hydra", __name__, url_prefix="/api")
 
 @hydra_blp.route("", strict_slashes=False)
 def entrypoint() -> Response:
-    response = json_response(hydra.entrypoint(current_site()), mimetype=LD_JSON)
-    response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
-    return response
+    return public_document(hydra.entrypoint(current_site()))
 
 
 @hydra_blp.route("/docs.jsonld")
@@ -52,6 +58,4 @@ def documentation() -> Response:
         extra = list(getattr(transformer, "openapi_properties", None) or ())
         document = hydra.documentation(site, config["API_TITLE"], description, vocab, extra)
         site.cache[("docs.jsonld", vocab)] = document
-    response = json_response(document, mimetype=LD_JSON)
-    response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
-    return response
+    return public_document(document)

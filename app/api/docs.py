@@ -118,7 +118,6 @@ def swagger_ui() -> Response:
     )
     response = Response(page, mimetype="text/html")
     response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
-    response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Cache-Control"] = "no-cache"
     return response
 
@@ -128,5 +127,4 @@ def asset(filename: str) -> Response:
     """The vendored Swagger UI files (send_from_directory refuses paths outside ASSETS)."""
     mimetype = _MIMETYPES.get(Path(filename).suffix, "text/plain")
     response = send_from_directory(ASSETS, filename, mimetype=mimetype, max_age=ASSET_MAX_AGE)
-    response.headers["X-Content-Type-Options"] = "nosniff"
     return response

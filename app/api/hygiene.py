@@ -9,9 +9,11 @@ from datetime import UTC, datetime
 from urllib.parse import unquote_to_bytes
 
 from flask import Flask, Response, current_app, g, request
+from werkzeug.exceptions import NotFound as WerkzeugNotFound
 
 from app.api import docs, negotiation
 from app.api.encoding import LD_JSON
+from app.api.problems import allow_header
 from app.api.redact import public_full_path
 from app.auth import check_preview, request_credentials, wants_preview
 from app.errors import ApiError, BadRequest, given_twice
@@ -39,20 +41,19 @@ class NotAcceptable(ApiError):
 
 
 def _check_request() -> Response | None:
-    """Refuse malformed requests before any work: one rule each, exact messages. An API route
-    asked for HTML only (`Accept: text/html`, no JSON type) answers the Swagger UI, as API
-    Platform does; any other Accept without a JSON type is a 406."""
+    """Refuse malformed requests before any work: one rule each, exact messages. A GET of an API
+    route asked for HTML only (`Accept: text/html`, no JSON type) answers the Swagger UI, as API
+    Platform does; any other Accept without a JSON type is a 406. A request the router refuses
+    (404, 405) is refused first, whatever it accepts."""
     if len(request.full_path) > MAX_URL_LENGTH:
         raise UriTooLong(f"The request URL is longer than {MAX_URL_LENGTH} characters.")
+    if request.environ.get("PATH_INFO", "").startswith("//"):
+        raise WerkzeugNotFound()  # werkzeug routes `//api/pages` as `/api/pages`: not as written
     check_encoding(SINGLE_PARAMETERS)
     for name in request.args:
         if name in SINGLE_PARAMETERS and len(request.args.getlist(name)) > 1:
             raise given_twice(name)
-    if (
-        _api_path(request.path)
-        and not request.path.startswith("/api/docs")
-        and not negotiation.has_suffix(request)
-    ):
+    if _negotiated() and request.routing_exception is None and request.method in ("GET", "HEAD"):
         if request.headers.get("Accept") and not any(
             negotiation.quality(request, t) for t in JSON_TYPES
         ):
@@ -70,10 +71,21 @@ def _api_path(path: str) -> bool:
     return path == "/api" or path.startswith("/api/")
 
 
+def _negotiated() -> bool:
+    """Whether the request's route answers by its Accept header: JSON-LD, JSON, the Swagger UI or
+    406 (the docs routes have one type each; a `.json`/`.jsonld` suffix decides alone)."""
+    return (
+        _api_path(request.path)
+        and not request.path.startswith("/api/docs")
+        and not negotiation.has_suffix(request)
+    )
+
+
 def _options() -> Response:
     """OPTIONS of any route: 204 with Allow (app.cors adds the preflight headers), no body."""
     response = current_app.make_default_options_response()
     response.status_code = 204
+    response.headers["Allow"] = allow_header(response.allow)
     response.headers.pop("Content-Type", None)
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -113,6 +125,11 @@ def init_app(app: Flask) -> None:
     @app.after_request
     def _after(response: Response) -> Response:
         response.headers["X-Request-Id"] = g.get("request_id", "")
+        # a body is read as the type it is sent with, never sniffed (JSON echoing a parameter
+        # is never run as HTML or script by a browser)
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        if _negotiated():  # the entry point and contexts too, and errors (406 or not)
+            response.vary.add("Accept")
         if _api_path(request.path):  # errors, the entry point and contexts too
             links = response.headers.get("Link")
             response.headers["Link"] = (

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterable
 
 from flask import Flask, Response, current_app, g, request
 from pymongo.errors import ConnectionFailure, PyMongoError
@@ -52,6 +53,11 @@ def _logged(status: int, message: str) -> None:
     level = logging.ERROR if status >= 500 else logging.INFO
     log.log(level, "%s %s -> %d %s [request %s]", request.method, public_full_path(), status,
             message, g.get("request_id", "-"))  # fmt: skip
+
+
+def allow_header(methods: Iterable[str]) -> str:
+    """The Allow value of a route, in one order for OPTIONS and 405 (`GET, HEAD, OPTIONS`)."""
+    return ", ".join(sorted(set(methods)))
 
 
 def unmatched_identifier(path: str) -> str | None:
@@ -106,7 +112,7 @@ def init_app(app: Flask) -> None:
         _logged(status, message)
         headers = {}
         if status == 405 and error.valid_methods:  # type: ignore[attr-defined]
-            headers["Allow"] = ", ".join(sorted(error.valid_methods))  # type: ignore[attr-defined]
+            headers["Allow"] = allow_header(error.valid_methods)  # type: ignore[attr-defined]
         return problem(status, message, headers)
 
     @app.errorhandler(Exception)
