@@ -33,7 +33,9 @@ def test_304_round_trip(client):
     assert again.headers["ETag"] == etag
 
 
-@pytest.mark.parametrize("url", [f"{WR}?path=/about", "/api/articles?_locale=en", "/api/pages/1101"])
+@pytest.mark.parametrize(
+    "url", [f"{WR}?path=/about", "/api/articles?_locale=en", "/api/pages/1101"]
+)
 def test_an_if_match_that_fails_is_a_412_problem_not_the_representation(client, url):
     """RFC 9110 §13.1.1: a strong comparison; the answer is an error (behaviour.md: every error
     is problem+json, never stored), not the 200 body werkzeug would send with a 412."""
