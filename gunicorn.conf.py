@@ -13,6 +13,9 @@ gunicorn starts and a dead worker's live gauges are dropped.
 import glob
 import os
 import sys
+from http import HTTPStatus
+
+from gunicorn import util
 
 worker_class = "gthread"
 workers = int(os.environ.get("WORKERS") or os.cpu_count() or 2)
@@ -24,7 +27,8 @@ threads = int(os.environ.get("THREADS") or (8 if os.environ.get("MONGODB_URI") e
 timeout = 30
 keepalive = 5
 # Longer than the app's own limit (app/api/hygiene.py MAX_URL_LENGTH, 4096 characters) plus the
-# method and version, so that the app answers its problem+json 414 for URLs up to 8,000 bytes.
+# method and version, so that the app answers its problem+json 414 for URLs up to 8,000 bytes;
+# a longer request line gets the same problem from gunicorn (write_problem, below).
 limit_request_line = 8190
 # The access log (off unless --access-logfile is given) shows the path without its query:
 # a `password=` parameter is never written to it.
@@ -69,6 +73,24 @@ def post_fork(server, worker):
             sys.exit(4)
 
     worker.load_wsgi = load_or_stop
+    util.write_error = write_problem  # the worker's own error pages, below
+
+
+def write_problem(sock, status: int, reason: str, mesg: str) -> None:
+    """gunicorn's answer to a request it refuses before the app sees it (a request line over
+    limit_request_line, too many or too large headers, malformed HTTP), as the service's
+    problem+json rather than gunicorn's HTML page. The detail never repeats the request."""
+    from app.api.hygiene import URL_TOO_LONG
+    from app.api.problems import problem
+
+    details = {400: "The request is not valid HTTP/1.1.", 414: URL_TOO_LONG}
+    body = problem(status, details.get(status) or HTTPStatus(status).phrase).get_data()
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
+        "Content-Type: application/problem+json; charset=utf-8\r\nCache-Control: no-store\r\n"
+        f"X-Content-Type-Options: nosniff\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    util.write_nonblock(sock, head.encode("latin-1") + body)
 
 
 def child_exit(server, worker):

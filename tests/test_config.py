@@ -3,9 +3,12 @@ start-up, every wrong one named as the operator sets it, in one line without a t
 
 from __future__ import annotations
 
+import json
 import os
+import socket
 import subprocess
 import sys
+import time
 
 import pytest
 from pymongo.errors import ConfigurationError
@@ -13,6 +16,7 @@ from pymongo.errors import ConfigurationError
 import app.db
 from app.config import DEFAULTS, REPO_ROOT, SETTING_RULES, ConfigError, check_config
 from app.factory import create_app
+from tests.realserver import free_port
 
 
 def test_every_setting_has_a_rule_and_every_default_keeps_it():
@@ -194,3 +198,67 @@ def test_gunicorn_stops_on_a_site_it_cannot_load_without_a_traceback(tmp_path):
     assert '$.nope: unknown key "nope"' in result.stderr.splitlines()
     assert "Traceback" not in result.stderr
     assert result.stderr.splitlines()[-1].endswith("Reason: App failed to load.")
+
+
+def _raw_answer(port: int, request: bytes) -> tuple[str, dict[str, str], bytes]:
+    """The status line, headers and body gunicorn answers to `request`, sent as bytes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(request)
+        received = b""
+        while chunk := connection.recv(65536):
+            received += chunk
+    head, _, body = received.partition(b"\r\n\r\n")
+    status, *lines = head.decode("latin-1").split("\r\n")
+    return status, dict(line.split(": ", 1) for line in lines), body
+
+
+def test_gunicorn_refuses_what_it_cannot_parse_as_problem_json():
+    """Requests gunicorn refuses before the app sees them (behaviour.md: every error is
+    problem+json) get the service's problem, not gunicorn's HTML page echoing the request."""
+    port = free_port()
+    command = [sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py", "--workers", "1",
+               "--bind", f"127.0.0.1:{port}", "app:create_app()"]  # fmt: skip
+    environment = {k: v for k, v in os.environ.items() if k != "MONGODB_URI"}
+    server = subprocess.Popen(command, env=environment, cwd=REPO_ROOT,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    try:
+        wait_for_http(port, server)
+        cases = [
+            (b"GET /api/pages?" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+             "414 URI Too Long", "The request URL is longer than 4096 characters."),
+            (b"GET /api HTTP/1.1\r\nHost: x\r\n" + b"X-Many: v\r\n" * 120 + b"\r\n",
+             "431 Request Header Fields Too Large", "Request Header Fields Too Large"),
+            (b"GET /api/pages\xff<script> HTTP/1.1\r\nHost: x\r\n\r\n",
+             "400 Bad Request", "The request is not valid HTTP/1.1."),
+        ]  # fmt: skip
+        for request, status, detail in cases:
+            line, headers, body = _raw_answer(port, request)
+            assert line == f"HTTP/1.1 {status}"
+            assert headers["Content-Type"] == "application/problem+json; charset=utf-8"
+            assert headers["Cache-Control"] == "no-store"
+            problem = json.loads(body)
+            code = int(status.split()[0])
+            assert problem == {
+                "@context": "/api/contexts/Error", "@id": f"/api/errors/{code}",
+                "@type": "hydra:Error", "title": "An error occurred", "detail": detail,
+                "status": code, "type": f"/errors/{code}", "description": detail,
+                "hydra:title": "An error occurred", "hydra:description": detail,
+            }  # fmt: skip
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def wait_for_http(port: int, server: subprocess.Popen, timeout: float = 60.0) -> None:
+    """Until the server answers /healthz (it loads the demo site first)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and server.poll() is None:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as connection:
+                connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                if connection.recv(12).startswith(b"HTTP/1.1 200"):
+                    return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise AssertionError("gunicorn did not answer /healthz")

@@ -36,6 +36,10 @@ class UriTooLong(ApiError):
     status = 414
 
 
+# The detail of a 414, whether the app or the server (gunicorn.conf.py) refuses the URL.
+URL_TOO_LONG = f"The request URL is longer than {MAX_URL_LENGTH} characters."
+
+
 class NotAcceptable(ApiError):
     status = 406
 
@@ -46,7 +50,7 @@ def _check_request() -> Response | None:
     Platform does; any other Accept without a JSON type is a 406. A request the router refuses
     (404, 405) is refused first, whatever it accepts."""
     if len(request.full_path) > MAX_URL_LENGTH:
-        raise UriTooLong(f"The request URL is longer than {MAX_URL_LENGTH} characters.")
+        raise UriTooLong(URL_TOO_LONG)
     if request.environ.get("PATH_INFO", "").startswith("//"):
         raise WerkzeugNotFound()  # werkzeug routes `//api/pages` as `/api/pages`: not as written
     check_encoding(SINGLE_PARAMETERS)
