@@ -16,13 +16,17 @@ class InvalidPath(ValueError):
     answers 400 with it, the loader reports it as a fixture problem)."""
 
 
+# Roadiz's detail of a web_response_by_path without a path (the query schema and the resolver).
+PATH_REQUIRED = "path query parameter is mandatory"
+
+
 def normalise_path(raw: str | None) -> str:
     """The canonical form of a requested path (behaviour.md, path resolution 1-2).
 
     `raw` is the `path` parameter percent-decoded once already (by werkzeug; app.api.hygiene
     refuses invalid UTF-8): it is not decoded again, so `%252F` is the text `%2F`, not a slash."""
     if raw is None or raw == "":
-        raise InvalidPath("path query parameter is mandatory")
+        raise InvalidPath(PATH_REQUIRED)
     if len(raw) > MAX_PATH_LENGTH:
         raise InvalidPath(f"path is longer than {MAX_PATH_LENGTH} characters")
     path = raw

@@ -24,7 +24,13 @@ CASES = [
     ("path=/../../etc/passwd", 404, NOT_RESOLVED),
     ("path=/.*", 404, NOT_RESOLVED),  # regex metacharacters are never interpreted
     ("path=/(a|b)%2B$", 404, NOT_RESOLVED),
-    ("path[$ne]=x", 400, "path query parameter is mandatory"),  # operator injection
+    ("path[$ne]=x", 400, '"path" is one value: give path=…, not path[$ne]=…'),  # injection
+    ("path[]=/about", 400, '"path" is one value: give path=…, not path[]=…'),  # PHP's list
+    (
+        "path=/about&password[0]=x",
+        400,
+        '"password" is one value: give password=…, not password[0]=…',
+    ),
     ("path=%7B%22%24ne%22%3A%20null%7D", 404, NOT_RESOLVED),  # {"$ne": null} as text
     ("path=/$where", 404, NOT_RESOLVED),
     ("path=/a.b.$c", 404, NOT_RESOLVED),
@@ -67,7 +73,8 @@ def test_hostile_queries(isolated, query, status, detail):
         ("/api/common_content", {"Accept-Language": "fr;q=0.9, " * 5000 + "en"}, 200, None),
         ("/api/common_content?_locale=../../x", {}, 400, "_locale is not a valid locale"),
         ("/api/common_content?_locale=%24ne", {}, 400, "_locale is not a valid locale"),
-        ("/api/common_content?_locale[$ne]=x", {}, 200, None),  # unknown parameter: ignored
+        ("/api/common_content?_locale[$ne]=x", {}, 400,
+         '"_locale" is one value: give _locale=…, not _locale[$ne]=…'),  # a list, as PHP reads it
         ("/api/articles?node.nodeName[$ne]=x", {}, 400, None),  # unknown filter: refused
         ("/api/articles?node.visible=true&node.visible=false", {}, 400,
          '"node.visible" must be given once'),

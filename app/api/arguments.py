@@ -11,6 +11,7 @@ from marshmallow import EXCLUDE, Schema, fields, validate
 from webargs.flaskparser import FlaskParser
 
 from app.errors import BadRequest
+from app.paths import PATH_REQUIRED
 from schemas import shared
 
 
@@ -80,8 +81,8 @@ class LocaleQuery(Tolerant):
 class WebResponseQuery(Tolerant):
     path = fields.String(
         required=True,
-        validate=validate.Length(min=1, error="path query parameter is mandatory"),
-        error_messages={"required": "path query parameter is mandatory"},
+        validate=validate.Length(min=1, error=PATH_REQUIRED),
+        error_messages={"required": PATH_REQUIRED},
         metadata={"description": "Resource path of the item; `/` designates the home page."},
     )
     preview = preview_field()

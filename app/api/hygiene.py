@@ -57,6 +57,9 @@ def _check_request() -> Response | None:
     for name in request.args:
         if name in SINGLE_PARAMETERS and len(request.args.getlist(name)) > 1:
             raise given_twice(name)
+        if (base := name.partition("[")[0]) in SINGLE_PARAMETERS and base != name:
+            # PHP reads `path[]=/a` as a list under `path`: Roadiz refuses it too
+            raise BadRequest(f'"{base}" is one value: give {base}=…, not {name[:40]}=…')
     if _negotiated() and request.routing_exception is None and request.method in ("GET", "HEAD"):
         if request.headers.get("Accept") and not any(
             negotiation.quality(request, t) for t in JSON_TYPES
