@@ -1,6 +1,6 @@
-"""Collections and items of translations, tags and documents (app/listing/resources.py), and
-full-text search at /api/search and at Roadiz's earlier route /api/nodes_sources/search
-(app/search.py)."""
+"""The lists beside node sources: collections and items of translations, tags and documents
+(app/listing/resources.py), and full-text search at /api/search and at Roadiz's earlier route
+/api/nodes_sources/search (app/search.py). Node-source collections are app/api/resources.py."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from app import search
 from app.api.arguments import Query, QueryParser
 from app.api.caching import respond
 from app.api.resources import ID, request_args
-from app.listing import resources as listing
+from app.listing import resources as list_resources
 from app.listing.openapi import parameters
 
 blp = Blueprint(
@@ -29,10 +29,10 @@ blp.ARGUMENTS_PARSER = QueryParser()
 @blp.arguments(Query, location="query")
 @blp.doc(summary="Translations (hydra:Collection)", operationId="translation_collection",
          description="Translations of the site, filtered by availability, default, locale, name.",
-         parameters=parameters(listing.TRANSLATION_VARIABLES))  # fmt: skip
+         parameters=parameters(list_resources.TRANSLATION_VARIABLES))  # fmt: skip
 def translation_collection(query: dict[str, Any]) -> Response:
     path, args = request.path, request_args()
-    return respond(lambda c: listing.translations(c, path, args))
+    return respond(lambda c: list_resources.translations(c, path, args))
 
 
 @blp.route(f"/translations/<{ID}:translation_id>")
@@ -43,27 +43,27 @@ def translation_collection(query: dict[str, Any]) -> Response:
     description="A translation of the site (name, locale, availability).",
 )
 def translation_get(query: dict[str, Any], translation_id: int) -> Response:
-    return respond(lambda c: listing.translation_item(c, translation_id))
+    return respond(lambda c: list_resources.translation_item(c, translation_id))
 
 
 @blp.route("/tags")
 @blp.arguments(Query, location="query")
 @blp.doc(summary="Tags (hydra:Collection)", operationId="tag_collection",
          description="Tags with their names in `_locale`, with Roadiz's tag filters.",
-         parameters=parameters(listing.TAG_VARIABLES))  # fmt: skip
+         parameters=parameters(list_resources.TAG_VARIABLES))  # fmt: skip
 def tag_collection(query: dict[str, Any]) -> Response:
     path, args = request.path, request_args()
-    return respond(lambda c: listing.tags(c, path, args))
+    return respond(lambda c: list_resources.tags(c, path, args))
 
 
 @blp.route("/documents")
 @blp.arguments(Query, location="query")
 @blp.doc(summary="Documents (hydra:Collection)", operationId="document_collection",
          description="Documents (private ones too, never processable), with Roadiz's filters.",
-         parameters=parameters(listing.DOCUMENT_VARIABLES))  # fmt: skip
+         parameters=parameters(list_resources.DOCUMENT_VARIABLES))  # fmt: skip
 def document_collection(query: dict[str, Any]) -> Response:
     path, args = request.path, request_args()
-    return respond(lambda c: listing.documents(c, path, args))
+    return respond(lambda c: list_resources.documents(c, path, args))
 
 
 SEARCH_PARAMETERS = [
