@@ -1,4 +1,6 @@
-"""The database connection's life: MongoDB from MONGODB_URI, else an embedded in-process store."""
+"""The database connection's life: MongoDB from MONGODB_URI, else an embedded in-process store;
+and the commands that work on it (`flask seed`, `flask site status|rollback`: `make seed`,
+`make status`, `make rollback`)."""
 
 from __future__ import annotations
 
