@@ -6,12 +6,12 @@ from typing import Any
 
 from app.audience import denied, visible_home, walker_context
 from app.head import build_head
+from app.item_dumps import ItemDumper
 from app.locale import resolve_translation
 from app.naming import COMMON_CONTENT_IRI, MENU_ROOT_TYPES, menu_key
 from app.reply import Reply
 from app.request_context import RequestContext
 from app.site import COMMON_CONTENT_GROUPS, Translation
-from app.web_response import ItemDumper
 from schemas import shared
 from schemas.dumping import dumper
 from schemas.shapes import CommonContentSchema

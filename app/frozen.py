@@ -3,7 +3,7 @@
 A generation's documents never change once written, so some values derived from them are built
 once and shared by every request that needs them: the embedded store's results (app/embedded:
 each document's read-only, time-zone aware twin, instead of a copy per read) and the dumps of
-listed sources (app.web_response.ItemDumper). `FrozenDict` and `FrozenList` are `dict` and `list`
+listed sources (app.item_dumps.ItemDumper). `FrozenDict` and `FrozenList` are `dict` and `list`
 (isinstance, orjson, `dict(...)`, `{**...}` and reads work unchanged, at C speed); any write
 raises `TypeError`, so code that would change a shared value fails loudly in the tests instead
 of corrupting what other requests read. Code that wants to change one makes its own copy

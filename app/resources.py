@@ -11,6 +11,7 @@ from app.audience import (
     withheld,
 )
 from app.errors import NotFound, item_not_found
+from app.item_dumps import ItemDumper
 from app.listing import sources as sources_listing
 from app.listing.documents import document_view
 from app.naming import collection_iri, context_iri
@@ -19,7 +20,6 @@ from app.reply import Reply
 from app.request_context import RequestContext
 from app.site import NodeType
 from app.summaries import tag_summary
-from app.web_response import ItemDumper
 from schemas import shared
 from schemas.items import ItemRole
 from schemas.shapes import (

@@ -377,7 +377,7 @@ def test_every_read_of_the_crawl_answers_as_plain_mongomock(compared_reads):
 def test_kept_dumps_of_listed_sources_answer_as_fresh_dumps(make_app, tier, monkeypatch):
     """Every page (with and without preview, with each kind of credential), common content,
     collections and search answer the same bodies from kept dumps of listed sources
-    (app.web_response.ItemDumper) as when every source is dumped again."""
+    (app.item_dumps.ItemDumper) as when every source is dumped again."""
     if tier != "mongomock":
         pytest.skip("dumps are kept for the embedded store's read-only sources only")
     app = make_app(RESPONSE_CACHE=False)
@@ -402,7 +402,7 @@ def test_kept_dumps_of_listed_sources_answer_as_fresh_dumps(make_app, tier, monk
     kept = bodies()  # answered from them
     site = app.extensions["cms.site"].current()
     assert len(site.cache["listed dumps"]) > 20
-    monkeypatch.setattr("app.web_response.DUMPS_KEPT", 0)
+    monkeypatch.setattr("app.item_dumps.DUMPS_KEPT", 0)
     site.cache.pop("listed dumps")
     fresh = bodies()
     assert "listed dumps" in site.cache and not site.cache["listed dumps"]

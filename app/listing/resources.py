@@ -15,6 +15,7 @@ from werkzeug.datastructures import MultiDict
 
 from app.audience import counted_tag_use
 from app.errors import item_not_found
+from app.item_dumps import translation_view as shared_translation_view
 from app.listing import hydra
 from app.listing.documents import document_view
 from app.listing.filters import (
@@ -35,7 +36,6 @@ from app.naming import tag_iri
 from app.reply import Reply
 from app.request_context import RequestContext
 from app.summaries import TAG_PARENT_DEPTH, tag_summary
-from app.web_response import translation_view as shared_translation_view
 
 TRANSLATION_FILTERS: tuple[Filter, ...] = (
     Boolean("available", "available"),

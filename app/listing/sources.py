@@ -16,6 +16,7 @@ from werkzeug.datastructures import MultiDict
 from app import keyset
 from app.audience import denied_realm_ids, hidden_realm_ids
 from app.errors import BadRequest, NotFound
+from app.item_dumps import ItemDumper
 from app.listing import calendar, hydra, listings, plain, titles
 from app.listing.filters import (
     Boolean,
@@ -38,7 +39,6 @@ from app.listing.tag_conditions import TAG_IDS, TAG_SLUGS
 from app.query_plan import order_index, values_named
 from app.request_context import RequestContext
 from app.site import NodeType
-from app.web_response import ItemDumper
 from schemas.items import ItemRole
 
 ITEMS_PER_PAGE = 15
