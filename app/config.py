@@ -17,7 +17,8 @@ DEMO_FIXTURE = REPO_ROOT / "seed" / "demo.json"
 DEFAULTS: dict[str, object] = {
     # MongoDB server; None runs the embedded in-process store (mongomock) seeded from SITE_FIXTURE.
     "MONGODB_URI": None,
-    "MONGODB_DB": "cms",
+    # The database: MONGODB_DB when set, else the one MONGODB_URI names, else DEFAULT_DATABASE.
+    "MONGODB_DB": None,
     "SITE_FIXTURE": str(DEMO_FIXTURE),
     # How long (seconds) a worker trusts its copy of the live site version before asking again.
     # 0 asks on every request (tests use it so that command counts are deterministic).
@@ -68,6 +69,8 @@ DEFAULTS: dict[str, object] = {
     # ProxyFix); 0 trusts none. Responses never depend on these headers.
     "PROXY_COUNT": 0,
 }
+
+DEFAULT_DATABASE = "cms"
 
 # The shipped example transformer (adds `fooBar`, seed.md's example): the demo configuration's.
 DEMO_TRANSFORMER = "app.transformers.foo_bar:FooBarTransformer"
@@ -131,7 +134,7 @@ _OPTIONAL_TEXT = (_optional_text, "a non-empty string, or unset")
 
 SETTING_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "MONGODB_URI": _OPTIONAL_TEXT,
-    "MONGODB_DB": _TEXT,
+    "MONGODB_DB": _OPTIONAL_TEXT,
     "SITE_FIXTURE": _TEXT,
     "SITE_VERSION_TTL": (_amount, "a number of seconds >= 0"),
     "MONGODB_TIMEOUT_MS": _whole(1),

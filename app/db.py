@@ -8,6 +8,7 @@ import functools
 import json
 import re
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,7 +21,7 @@ from flask.cli import with_appcontext
 from pymongo import uri_parser
 from pymongo.errors import ConfigurationError, PyMongoError
 
-from app.config import ConfigError
+from app.config import DEFAULT_DATABASE, ConfigError
 from app.embedded import embedded_database, warn_if_too_large
 from app.fixture.load import (
     FixtureError,
@@ -31,7 +32,7 @@ from app.fixture.load import (
     rollback,
 )
 from app.metrics import COMMANDS
-from app.site_status import render_status, site_status
+from app.site_status import render_status, servable, site_status
 from app.store import Store
 
 # The password of a URI's credentials (`scheme://user:password@`, to the last `@`), even in a
@@ -67,7 +68,7 @@ def connect(app: Flask) -> Store:
         return server_store(
             app, socket_timeout_ms=max(timeout * 3, 10000), appname="cms-delivery-api"
         )
-    store = Store(embedded_database(app.config["MONGODB_DB"]))
+    store = Store(embedded_database(app.config["MONGODB_DB"] or DEFAULT_DATABASE))
     fixture = app.config["SITE_FIXTURE"]
     try:
         report = load_site(store, read_fixture(fixture), name=Path(fixture).name)
@@ -101,7 +102,8 @@ def server_store(app: Flask, *, socket_timeout_ms: int | None, appname: str) -> 
         )
     except (ConfigurationError, ValueError) as error:
         raise refused_uri(app.config["MONGODB_URI"], error) from error
-    return Store(client[app.config["MONGODB_DB"]])
+    named = app.config["MONGODB_DB"]  # else the URI's (`mongodb://host/<database>`), else cms
+    return Store(client[named] if named else client.get_default_database(DEFAULT_DATABASE))
 
 
 @contextmanager
@@ -142,6 +144,13 @@ def _warn_if_embedded() -> None:
         )
 
 
+def database_failure(error: PyMongoError) -> str:
+    """pymongo's reason in one line: without the topology description a server selection error
+    appends (`, Timeout: 3.0s, Topology Description: <...>`), at most 300 characters."""
+    reason = str(error).split(", Timeout: ")[0].split(", Topology Description: ")[0]
+    return reason if len(reason) <= 300 else reason[:299] + "…"
+
+
 def _database_errors_reported(command: Callable[..., None]) -> Callable[..., None]:
     """A command whose database failure is one line and exit status 1, never a traceback."""
 
@@ -150,7 +159,7 @@ def _database_errors_reported(command: Callable[..., None]) -> Callable[..., Non
         try:
             command(*args, **kwargs)
         except PyMongoError as error:
-            click.echo(f"the database failed: {str(error)[:300]}", err=True)
+            click.echo(f"the database failed: {database_failure(error)}", err=True)
             sys.exit(1)
 
     return run
@@ -165,9 +174,13 @@ def seed_command(fixture: str | None, force: bool) -> None:
     """Load a site fixture into the configured database (replaces the site)."""
     _warn_if_embedded()
     path = fixture or current_app.config["SITE_FIXTURE"]
+    started = time.monotonic()
     try:
         doc = read_fixture(path)
         with loader_store() as store:
+            if current_app.config["MONGODB_URI"]:  # a server that does not answer: before any work
+                store.db.client.admin.command("ping")
+            click.echo(f"  database {store.db.name}")
             report = load_site(
                 store,
                 doc,
@@ -185,7 +198,7 @@ def seed_command(fixture: str | None, force: bool) -> None:
         sys.exit(1)
     for warning in report.warnings:
         click.echo(f"warning: {warning}", err=True)
-    click.echo(report.summary())
+    click.echo(f"{report.summary()} (in {time.monotonic() - started:.1f} s)")
 
 
 LOAD_FAILED = "the database failed during the load"
@@ -218,7 +231,7 @@ def status_command(as_json: bool) -> None:
     else:
         for line in render_status(status):
             click.echo(line)
-    if status["live"] is None:
+    if not servable(status):  # no site, or one requests answer 503 for (/readyz too)
         sys.exit(1)
 
 

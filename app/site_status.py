@@ -55,6 +55,7 @@ def site_status(store: Store) -> dict[str, Any]:
         if live.get("previous"):
             roles[live["previous"]["version"]] = "previous"
     return {
+        "database": store.db.name,
         "live": _entry(live, store, present),
         "previous": _entry((live or {}).get("previous"), store, present),
         "generations": [
@@ -73,12 +74,20 @@ def _describe(entry: dict[str, Any]) -> str:
     return f"v{entry['version']}, fixture {fixture} (sha256 {sha}), loaded {entry['loaded_at']}"
 
 
+def servable(status: dict[str, Any]) -> bool:
+    """Whether the live generation can be served: it is there, in a layout this version reads."""
+    live = status["live"]
+    return live is not None and live["counts"] is not None and not live["unreadable"]
+
+
 def render_status(status: dict[str, Any]) -> list[str]:
     """The status as lines for a terminal."""
     live = status["live"]
     if live is None:
-        return ["no site is loaded (no live pointer): run `make seed`"]
-    lines = [f"live:        {_describe(live)}", f"  sha256:    {live['sha256']}"]
+        return [f"no site is loaded in database {status['database']} (no live pointer): run "
+                "`make seed`"]  # fmt: skip
+    lines = [f"database:    {status['database']}", f"live:        {_describe(live)}",
+             f"  sha256:    {live['sha256']}"]  # fmt: skip
     if live["counts"] is None:
         lines.append("  documents: MISSING: the live generation's collections are not there")
     else:

@@ -12,7 +12,9 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from pymongo import ASCENDING, DESCENDING
+from pymongo.collection import Collection
 from pymongo.database import Database
+from pymongo.errors import OperationFailure
 
 from app.membership import MEMBERSHIP_FIELDS
 from app.publication import PREVIEW_STATUSES, Visibility, source_filter
@@ -204,10 +206,7 @@ class Store:
     def counts(self, version: int) -> dict[str, int]:
         """Documents per kind of a generation, as the database counts them."""
         self.commands += len(KINDS)
-        return {
-            kind: self.db[collection_name(kind, version)].estimated_document_count()
-            for kind in KINDS
-        }
+        return {kind: _stored_count(self.db[collection_name(kind, version)]) for kind in KINDS}
 
     def generations(self) -> list[int]:
         """Versions that have collections in the database."""
@@ -633,3 +632,15 @@ class Generation:
         cursor = self._collection("sources").find(query, WITHOUT_CHILDREN, batch_size=limit + 1)
         cursor = cursor.sort([("published_at", DESCENDING), ("_id", DESCENDING)]).hint("feed")
         return list(cursor.limit(limit))
+
+
+def _stored_count(collection: Collection) -> int:
+    """The documents of a collection as its storage counts them (`$collStats`, one entry per
+    shard); where the engine has no such stage (mongomock), its estimated count. FerretDB 1.24
+    answers an estimated count by reading every document: 12 s for the 37,086 listing chunks of
+    a 10k-source site, against 0.1 s for `$collStats`."""
+    try:
+        stats = collection.aggregate([{"$collStats": {"count": {}}}])
+        return sum(entry["count"] for entry in stats)
+    except (OperationFailure, NotImplementedError):
+        return collection.estimated_document_count()

@@ -65,7 +65,8 @@ A loaded site is a **generation**: one set of collections named `<kind>_v<N>` (`
 The previous generation stays beside the live one with the same shape, so a query on the wrong
 `_v<N>` answers with stale data without any error. Always read the pointer first (or run
 `flask --app app:create_app site status`, `make status`: docs/operations.md), then query that
-generation. In mongosh, on the database named by `MONGODB_DB` (`cms` by default):
+generation. In mongosh, on the service's database (`MONGODB_DB`, else the one `MONGODB_URI` names,
+else `cms`; `make status` prints it):
 
 ```js
 use cms
@@ -125,7 +126,8 @@ version changes. A generation of another `layout` (none: 1) is not served: every
 503, naming it, until the site is loaded again, and `site rollback` refuses to go back to one.
 The loader compares `sha256` and `layout` to skip loading the same fixture twice.""",
     "translations": """\
-One document per translation; `_id` is the locale. `default` marks the translation whose urls carry
+One document per translation; `_id` is the locale and `id` its rank in the fixture from 1 (its IRI,
+`/api/translations/<id>`). `default` marks the translation whose urls carry
 no locale prefix, `available: false` hides a translation outside preview, and `override_locale` is
 the url prefix used instead of the locale when set. Read whole (`Generation.all("translations")`)
 when a process loads the site model.""",
@@ -136,9 +138,11 @@ needed. Read whole (`Generation.all("settings")`) when a process loads the site 
 content).""",
     "node_types": """\
 One document per node type; `_id` is the type name. `reachable` types have urls (pages, articles),
-the others are blocks shown inside them; `plural` names the type in IRIs (`/api/pages/1101`) and
-`fields` its field declarations as in the fixture (`children_nodes` fields list the child types its
-walker shows). Read whole (`Generation.all("node_types")`) when a process loads the site model
+the others are blocks shown inside them; `publishable` types have archives
+(`/api/<plural>/archives`); `default_ttl` is the ttl, in minutes, of a node of the type that gives
+none; `plural` names the type in IRIs (`/api/pages/1101`) and `fields` its field declarations as in
+the fixture (`children_nodes` fields list the child types its walker shows; an `enum` field its
+`values`). Read whole (`Generation.all("node_types")`) when a process loads the site model
 (serialization, OpenAPI schemas).""",
     "documents": """\
 One document per document (media file) of the fixture, as declared there; `_id` is its id. Pages
@@ -165,9 +169,10 @@ One document per realm (access restriction); `_id` is its id. `type` says what g
 `bearer_user`: a bearer token of one of `users`) and `behaviour` what happens otherwise (`deny`:
 401, `hide_blocks`: protected blocks are left out, `none`: nothing). `password_hash` is the bcrypt
 hash given as `password` in the fixture (never a clear password); `nodes` lists the nodes the realm
-protects, with their inheritance. Read whole (`Generation.all("realms")`) into the site model; a
-request checks its credentials against the realms in the shown source's `node.realm_ids`, which the
-loader computed from `nodes` (inherited coverage included).""",
+protects, with their inheritance, and `types` the node types of the nodes it covers (a collection of
+another type checks no credentials against it). Read whole (`Generation.all("realms")`) into the
+site model; a request checks its credentials against the realms in the shown source's
+`node.realm_ids`, which the loader computed from `nodes` (inherited coverage included).""",
     "nodes": """\
 One document per node: the site tree. `_id` is the node id; `parent` and `position` place it,
 `ancestors` lists the ancestors root first, `realm_ids` the realms covering it and `sources` the
@@ -179,7 +184,8 @@ read the ids of the nodes so named (`node_name`), then list their children as by
     "sources": f"""\
 One document per translation of a node (one per node and locale): what requests serve. `_id` is the
 source id; `url` is the canonical url (null for blocks, whose type is not reachable); `node` embeds
-the node (status, visibility, ttl, tags, ancestors, realms, and `children`: the ids of its walker
+the node (status, visibility, ttl in minutes (the type's `default_ttl` when the fixture gives none;
+`s-maxage` is it × 60), tags, ancestors, realms, and `children`: the ids of its walker
 children, i.e. the child nodes whose type the node's type lists in its `children_nodes` fields, by
 position; `null` for a node with more than {CHILDREN_EMBEDDED} of them, kept in `children` below);
 `fields` holds the values of its type's fields, documents and referenced sources included as
@@ -213,8 +219,9 @@ source by `_id`. `kind` is `url` (a source's canonical url), `home` (another pat
 translation's home: `/<locale>`, `/<override_locale>`, e.g. `/en` for the default home whose url is
 `/`), `alias` (a source's second and further url aliases; the first one is already the last segment
 of its url) or `redirection` (to a source, `redirect_source_id`, or to a uri, `redirect_uri`, with
-`redirect_type`). Other kinds carry `locale` and `source_id`. A redirection at a source's path
-takes its place. The `source` index lists the paths of a source: `db.paths_v1.find({source_id:
+`redirect_type`, and `redirection_id`, its rank in the fixture from 1: its IRI
+`/api/redirections/<id>`). Other kinds carry `locale` and `source_id`. A redirection at a source's
+path takes its place. The `source` index lists the paths of a source: `db.paths_v1.find({source_id:
 1101})`.""",
     "feeds": """\
 Materialised article feeds (app/fixture/feeds.py): for each (listed type, locale, tag set) that a

@@ -45,7 +45,7 @@ def test_every_setting_has_a_rule_and_every_default_keeps_it():
         ("SITE_VERSION_TTL", -1, "CMS_SITE_VERSION_TTL must be a number of seconds >= 0, got -1"),
         ("RESPONSE_CACHE", "maybe", "CMS_RESPONSE_CACHE must be true or false, got 'maybe'"),
         ("METRICS", 1, "CMS_METRICS must be true or false, got 1"),
-        ("MONGODB_DB", "", "MONGODB_DB must be a non-empty string, got ''"),
+        ("MONGODB_DB", "", "MONGODB_DB must be a non-empty string, or unset, got ''"),
         ("METRICS_TOKEN", 42, "CMS_METRICS_TOKEN must be a non-empty string, or unset, got 42"),
         (
             "CORS_ORIGINS",
@@ -262,3 +262,20 @@ def wait_for_http(port: int, server: subprocess.Popen, timeout: float = 60.0) ->
             pass
         time.sleep(0.2)
     raise AssertionError("gunicorn did not answer /healthz")
+
+
+@pytest.mark.parametrize(
+    ("uri", "database", "used"),
+    [
+        ("mongodb://127.0.0.1:1/named", None, "named"),  # the URI's database
+        ("mongodb://127.0.0.1:1/named", "chosen", "chosen"),  # MONGODB_DB wins
+        ("mongodb://127.0.0.1:1/", None, "cms"),
+        ("mongodb://127.0.0.1:1/?replicaSet=rs0", None, "cms"),
+    ],
+)
+def test_the_database_is_mongodb_db_else_the_uris_else_cms(uri, database, used):
+    """docs/operations.md: an operator who names the database in the URI finds the site there.
+    No server is asked: pymongo connects lazily."""
+    service = create_app({"MONGODB_URI": uri, "MONGODB_DB": database})
+    assert service.extensions["cms.store"].db.name == used
+    service.extensions["cms.store"].db.client.close()

@@ -17,7 +17,7 @@ from pymongo.errors import (
 )
 
 import app.db
-from app.db import load_timeout_hint, loader_store
+from app.db import database_failure, load_timeout_hint, loader_store
 from app.factory import create_app
 from app.fixture.load import LoadError, load_site, refuses_content
 from app.store import Store
@@ -164,6 +164,19 @@ def test_the_seed_command_prints_a_loads_warning_on_stderr(fresh, monkeypatch, t
     )
     assert "dropping older" not in result.stdout
     assert result.stdout.splitlines()[-1].startswith("loaded generation v")
+
+
+def test_a_server_selection_error_is_shown_without_its_topology():
+    error = ServerSelectionTimeoutError(
+        "127.0.0.1:27999: [Errno 111] Connection refused (configured timeouts: connectTimeoutMS: "
+        "3000.0ms), Timeout: 3.0s, Topology Description: <TopologyDescription id: 1, servers: "
+        "[<ServerDescription ('127.0.0.1', 27999) server_type: Unknown>]>"
+    )
+    assert database_failure(error) == (
+        "127.0.0.1:27999: [Errno 111] Connection refused (configured timeouts: connectTimeoutMS: "
+        "3000.0ms)"
+    )
+    assert database_failure(AutoReconnect("x" * 400)) == "x" * 299 + "…"
 
 
 def test_site_status_reports_a_failing_database_in_one_line(fresh, monkeypatch):

@@ -203,9 +203,16 @@ def test_seed_command_loads_a_valid_file(fresh, tmp_path):
     good.write_text(json.dumps(site))
     result = app.test_cli_runner().invoke(args=["seed", str(good)])
     assert result.exit_code == 0, result.output
-    assert "loaded generation v2" in result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"  database {store.db.name}"
+    assert re.fullmatch(r"loaded generation v2 \(sha256 [0-9a-f]{12}\): .* \(in [0-9]+\.[0-9] s\)",
+                        lines[-1])  # fmt: skip
     again = app.test_cli_runner().invoke(args=["seed", str(good)])
     assert "site unchanged" in again.output
+    site["nodes"][0]["sources"]["en"]["title"] = "A third generation"
+    good.write_text(json.dumps(site))
+    third = app.test_cli_runner().invoke(args=["seed", str(good)])
+    assert "  dropped generation v1 (older than the previous one, v2)" in third.stdout.splitlines()
 
 
 def test_unreadable_and_malformed_files_are_clear_problems(fresh, tmp_path):

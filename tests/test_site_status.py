@@ -61,12 +61,13 @@ def test_status_prints_live_previous_counts_and_generations(fresh):
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     version, previous = live["version"], live["previous"]["version"]
-    assert lines[0].startswith(f"live:        v{version}, fixture demo.json (sha256 ")
-    assert lines[1] == f"  sha256:    {live['sha256']}"
-    assert lines[2].startswith("  documents: translations 3, settings 13, node_types 9,")
-    assert lines[3].startswith(f"previous:    v{previous}, fixture ")
-    assert lines[3].endswith(", kept")
-    assert lines[4] == f"generations: v{previous} (previous), v{version} (live)"
+    assert lines[0] == f"database:    {store.db.name}"
+    assert lines[1].startswith(f"live:        v{version}, fixture demo.json (sha256 ")
+    assert lines[2] == f"  sha256:    {live['sha256']}"
+    assert lines[3].startswith("  documents: translations 3, settings 13, node_types 9,")
+    assert lines[4].startswith(f"previous:    v{previous}, fixture ")
+    assert lines[4].endswith(", kept")
+    assert lines[5] == f"generations: v{previous} (previous), v{version} (live)"
 
 
 def test_status_json_holds_the_same(fresh):
@@ -75,6 +76,7 @@ def test_status_json_holds_the_same(fresh):
     result = run(app, "status", "--json")
     assert result.exit_code == 0, result.output
     status = json.loads(result.stdout)
+    assert status["database"] == store.db.name
     assert status["live"]["version"] == live["version"]
     assert status["live"]["fixture"] == "demo.json"
     assert status["live"]["sha256"] == live["sha256"]
@@ -222,8 +224,10 @@ def test_a_generation_of_another_layout_is_not_served_until_loaded_again(fresh, 
 
     status = json.loads(run(app, "status", "--json").stdout)
     assert (status["live"]["layout"], status["live"]["unreadable"]) == (shown, reason)
-    lines = run(app, "status").stdout.splitlines()
-    assert lines[3] == (
+    result = run(app, "status")
+    assert result.exit_code == 1  # as /readyz: a monitor reading the exit code sees it
+    lines = result.stdout.splitlines()
+    assert lines[4] == (
         f"  layout:    UNREADABLE: {reason}; requests answer 503 until the site is loaded again "
         "(`make seed`)"
     )
@@ -245,6 +249,6 @@ def test_a_generation_of_another_layout_is_not_served_until_loaded_again(fresh, 
     assert store.live()["version"] == version + 1
     assert (
         run(app, "status")
-        .stdout.splitlines()[3]
+        .stdout.splitlines()[4]
         .endswith(f", kept (layout {shown}: rollback refused)")
     )
