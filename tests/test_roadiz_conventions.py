@@ -106,6 +106,23 @@ def test_url_aliases_on_the_web_response_item_only(client):
     assert "urlAliases" not in reference
 
 
+def test_every_alias_of_a_home_resolves_to_it(make_app):
+    """A home's url is `/` (or `/<locale>`): its first alias is no segment of it, so it resolves
+    on its own, as every alias does (behaviour.md, path resolution 4)."""
+    site = demo_site()
+    home = next(n for n in site["nodes"] if n.get("home"))
+    home["sources"]["en"]["url_aliases"] = ["welcome", "start"]
+    home["sources"]["fr"]["url_aliases"] = ["accueil"]
+    client = make_app(site).test_client()
+    for path, locale in (("/welcome", "en"), ("/start", "en"), ("/accueil", "fr"), ("/", "en")):
+        response = get_path(client, path)
+        assert response.status_code == 200, path
+        source_id = home["sources"][locale]["id"]
+        assert response.json["item"]["@id"] == f"/api/pages/{source_id}", path
+        assert response.headers["Content-Language"] == locale
+    assert get_path(client, "/").json["item"]["slug"] == "welcome"
+
+
 def test_preview_links_an_unavailable_translation_too(client):
     token = mint_token(JWT_SECRET, "editor", [PREVIEW_ROLE], timedelta(minutes=5))
     response = get_path(client, "/about", headers={"Authorization": f"Bearer {token}"})
