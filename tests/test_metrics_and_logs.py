@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from app.api.access_log import redact_query
 from app.db import get_store
 from app.fixture.load import load_site
 from tests.conftest import demo_site
@@ -160,6 +161,21 @@ def test_the_log_line_has_no_credentials_nor_realm_password(client, caplog):
     assert lines[0]["query"] == "path=/members&_locale=en"
     assert lines[0]["cache"] == "bypass"  # credentials: never cached
     assert lines[1]["route"] == "/readyz" and lines[1]["cache"] is None
+
+
+def test_a_password_given_as_a_list_is_refused_and_logged_without_its_value(client, caplog):
+    """PHP's list forms of a secret (`password[]=`, `Password[0]=`) are still the secret: the
+    400 names the parameter (`Password`, a name the route does not read, is left to the realm's
+    401), and neither the access line nor the error log repeats its value."""
+    caplog.set_level(logging.INFO)
+    for name, status in (("password[]", 400), ("Password[0]", 401), ("password%5B%5D", 400)):
+        response = client.get(f"{WR}?path=/members&{name}=s3cret-list&_locale=en")
+        assert response.status_code == status
+        assert "s3cret-list" not in response.get_data(as_text=True)
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert "s3cret-list" not in logged
+    assert [line["query"] for line in access_lines(caplog)] == ["path=/members&_locale=en"] * 3
+    assert redact_query("GET /x?password[]=s3cret&x=1") == "GET /x?password[]=[redacted]&x=1"
 
 
 def test_a_refused_request_is_logged_too(client, caplog):

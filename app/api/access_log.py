@@ -11,7 +11,7 @@ import logging
 import re
 from urllib.parse import unquote_plus
 
-from app.api.redact import SECRET_PARAMETERS
+from app.api.redact import is_secret
 
 REDACTED = "[redacted]"
 # name=value inside a query: the value ends at &, whitespace, a quote or an ANSI colour escape.
@@ -22,7 +22,7 @@ def redact_query(text: str) -> str:
     """`text` with the value of every secret parameter replaced by REDACTED."""
 
     def replace(found: re.Match[str]) -> str:
-        if unquote_plus(found["name"]).lower() in SECRET_PARAMETERS:
+        if is_secret(unquote_plus(found["name"])):
             return f"{found['name']}={REDACTED}"
         return found.group(0)
 

@@ -12,13 +12,20 @@ from werkzeug.datastructures import MultiDict
 SECRET_PARAMETERS = frozenset({"password"})
 
 
+def is_secret(name: str) -> bool:
+    """Whether a parameter carries a secret: `password`, in any case, and any list or map form
+    of it PHP would read as one (`password[]`, `password[0]`), which the service refuses but
+    still logs."""
+    return name.partition("[")[0].lower() in SECRET_PARAMETERS
+
+
 def public_query() -> str:
     """The raw query string, in its order and encoding, without secret parameters (logs)."""
     raw = request.query_string.decode("latin-1")
     kept = [
         pair
         for pair in raw.split("&")
-        if pair and unquote_plus(pair.partition("=")[0]) not in SECRET_PARAMETERS
+        if pair and not is_secret(unquote_plus(pair.partition("=")[0]))
     ]
     return "&".join(kept)
 
@@ -32,7 +39,7 @@ def canonical_pairs(args: MultiDict) -> tuple[tuple[str, str], ...]:
     """Every non-secret parameter, sorted by name: two spellings of one query are one key and
     one IRI. `order[...]` parameters keep their relative order (the first sorts first) after
     the others."""
-    pairs = [(k, v) for k, v in args.items(multi=True) if k not in SECRET_PARAMETERS]
+    pairs = [(k, v) for k, v in args.items(multi=True) if not is_secret(k)]
     return tuple(
         sorted(
             pairs,
