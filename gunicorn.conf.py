@@ -13,6 +13,7 @@ gunicorn starts and a dead worker's live gauges are dropped.
 import glob
 import os
 import sys
+import uuid
 from http import HTTPStatus
 
 from gunicorn import util
@@ -79,16 +80,23 @@ def post_fork(server, worker):
 def write_problem(sock, status: int, reason: str, mesg: str) -> None:
     """gunicorn's answer to a request it refuses before the app sees it (a request line over
     limit_request_line, too many or too large headers, malformed HTTP), as the service's
-    problem+json rather than gunicorn's HTML page. The detail never repeats the request."""
+    problem+json rather than gunicorn's HTML page. The detail never repeats the request; the
+    request id is a new one (the request's own was not read), and a browser may read the problem
+    when every origin is allowed (with an allow-list, the Origin it would be checked against was
+    not read either)."""
     from app.api.hygiene import URL_TOO_LONG
     from app.api.problems import problem
+    from app.factory import settings
 
     details = {400: "The request is not valid HTTP/1.1.", 414: URL_TOO_LONG}
     body = problem(status, details.get(status) or HTTPStatus(status).phrase).get_data()
+    everyone = settings()["CORS_ORIGINS"] in ("*", ["*"])
     head = (
         f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
         "Content-Type: application/problem+json; charset=utf-8\r\nCache-Control: no-store\r\n"
-        f"X-Content-Type-Options: nosniff\r\nContent-Length: {len(body)}\r\n\r\n"
+        f"X-Content-Type-Options: nosniff\r\nX-Request-Id: {uuid.uuid4().hex}\r\n"
+        + ("Access-Control-Allow-Origin: *\r\n" if everyone else "")
+        + f"Content-Length: {len(body)}\r\n\r\n"
     )
     util.write_nonblock(sock, head.encode("latin-1") + body)
 

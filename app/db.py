@@ -52,6 +52,11 @@ def check_uri(uri: str | None) -> None:
         raise refused_uri(uri, error) from error
 
 
+# MongoDB's own databases: a URI written `mongodb://host/admin` for authentication must not make
+# the service load its collections there.
+SYSTEM_DATABASES = frozenset({"admin", "local", "config"})
+
+
 def refused_uri(uri: str, error: Exception) -> ConfigError:
     """pymongo's reason (a port out of range is its ValueError), never the URI's password."""
     message = str(error)[:300]
@@ -103,7 +108,16 @@ def server_store(app: Flask, *, socket_timeout_ms: int | None, appname: str) -> 
     except (ConfigurationError, ValueError) as error:
         raise refused_uri(app.config["MONGODB_URI"], error) from error
     named = app.config["MONGODB_DB"]  # else the URI's (`mongodb://host/<database>`), else cms
-    return Store(client[named] if named else client.get_default_database(DEFAULT_DATABASE))
+    database = client[named] if named else client.get_default_database(DEFAULT_DATABASE)
+    if database.name in SYSTEM_DATABASES:
+        client.close()
+        setting = "MONGODB_DB" if named else "MONGODB_URI"
+        raise ConfigError(
+            f'{setting} names database "{database.name}", one of MongoDB\'s own, which the '
+            "service never writes to: set MONGODB_DB (cms, say) or name another database in the "
+            "URI; to authenticate against admin, add ?authSource=admin to the URI"
+        )
+    return Store(database)
 
 
 @contextmanager

@@ -273,6 +273,13 @@ class SiteCache:
             )
         with self._lock:
             if self._model is None or self._model.version != live["version"]:
+                if missing := self.store.missing_collections(live["version"]):
+                    raise ServiceUnavailable(
+                        f"The live site cannot be served: generation v{live['version']} lacks "
+                        f"{len(missing)} of its collections ({', '.join(missing)}). Load the "
+                        "site again (`make seed`) or make the previous generation live "
+                        "(`make rollback`)."
+                    )
                 self._model = SiteModel.load(self.store.generation(live["version"]))
                 self._model.loaded_at = live.get("loaded_at")
                 metrics.site_model_built(self._model.version, self._model.loaded_at)

@@ -41,6 +41,8 @@ def _entry(entry: dict[str, Any] | None, store: Store, present: list[int]) -> di
         "loaded_at": _iso(entry.get("loaded_at")),
         # counted in the database, not copied from the pointer: what is really there
         "counts": store.counts(version) if version in present else None,
+        # the collections of the generation the database lacks (requests answer 503)
+        "missing": store.missing_collections(version),
     }
 
 
@@ -77,7 +79,7 @@ def _describe(entry: dict[str, Any]) -> str:
 def servable(status: dict[str, Any]) -> bool:
     """Whether the live generation can be served: it is there, in a layout this version reads."""
     live = status["live"]
-    return live is not None and live["counts"] is not None and not live["unreadable"]
+    return live is not None and not live["missing"] and not live["unreadable"]
 
 
 def render_status(status: dict[str, Any]) -> list[str]:
@@ -88,11 +90,14 @@ def render_status(status: dict[str, Any]) -> list[str]:
                 "`make seed`"]  # fmt: skip
     lines = [f"database:    {status['database']}", f"live:        {_describe(live)}",
              f"  sha256:    {live['sha256']}"]  # fmt: skip
-    if live["counts"] is None:
-        lines.append("  documents: MISSING: the live generation's collections are not there")
-    else:
+    if live["counts"] is not None:
         counts = ", ".join(f"{kind} {n}" for kind, n in live["counts"].items())
         lines.append(f"  documents: {counts}")
+    if live["missing"]:
+        lines.append(
+            f"  MISSING:   {', '.join(live['missing'])}; requests answer 503 until the site is "
+            "loaded again (`make seed`)"
+        )
     if live["unreadable"]:
         lines.append(
             f"  layout:    UNREADABLE: {live['unreadable']}; requests answer 503 until the site "
@@ -102,7 +107,12 @@ def render_status(status: dict[str, Any]) -> list[str]:
     if previous is None:
         lines.append("previous:    none (rollback is not possible)")
     else:
-        kept = "kept" if previous["counts"] is not None else "no longer in the database"
+        if previous["counts"] is None:
+            kept = "no longer in the database"
+        elif previous["missing"]:
+            kept = f"lacks {', '.join(previous['missing'])}: rollback refused"
+        else:
+            kept = "kept"
         if previous["unreadable"]:
             kept += f" (layout {previous['layout']}: rollback refused)"
         lines.append(f"previous:    {_describe(previous)}, {kept}")

@@ -208,6 +208,14 @@ class Store:
         self.commands += len(KINDS)
         return {kind: _stored_count(self.db[collection_name(kind, version)]) for kind in KINDS}
 
+    def missing_collections(self, version: int) -> list[str]:
+        """The collections of generation `version` that are not in the database (one command,
+        listing the database's few dozen collections: mongomock filters names by $regex only)."""
+        self.commands += 1
+        present = set(self.db.list_collection_names())
+        names = [collection_name(kind, version) for kind in KINDS]
+        return [name for name in names if name not in present]
+
     def generations(self) -> list[int]:
         """Versions that have collections in the database."""
         versions = set()

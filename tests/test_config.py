@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -218,7 +219,8 @@ def test_gunicorn_refuses_what_it_cannot_parse_as_problem_json():
     port = free_port()
     command = [sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py", "--workers", "1",
                "--bind", f"127.0.0.1:{port}", "app:create_app()"]  # fmt: skip
-    environment = {k: v for k, v in os.environ.items() if k != "MONGODB_URI"}
+    environment = {k: v for k, v in os.environ.items()
+                   if k not in ("MONGODB_URI", "CMS_CORS_ORIGINS")}  # fmt: skip
     server = subprocess.Popen(command, env=environment, cwd=REPO_ROOT,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     try:
@@ -236,6 +238,8 @@ def test_gunicorn_refuses_what_it_cannot_parse_as_problem_json():
             assert line == f"HTTP/1.1 {status}"
             assert headers["Content-Type"] == "application/problem+json; charset=utf-8"
             assert headers["Cache-Control"] == "no-store"
+            assert re.fullmatch(r"[0-9a-f]{32}", headers["X-Request-Id"])
+            assert headers["Access-Control-Allow-Origin"] == "*"  # CORS_ORIGINS' default
             problem = json.loads(body)
             code = int(status.split()[0])
             assert problem == {
@@ -262,6 +266,27 @@ def wait_for_http(port: int, server: subprocess.Popen, timeout: float = 60.0) ->
             pass
         time.sleep(0.2)
     raise AssertionError("gunicorn did not answer /healthz")
+
+
+@pytest.mark.parametrize(
+    ("uri", "database", "setting", "named"),
+    [
+        ("mongodb://127.0.0.1:1/admin", None, "MONGODB_URI", "admin"),
+        ("mongodb://u:p@127.0.0.1:1/local?authSource=admin", None, "MONGODB_URI", "local"),
+        ("mongodb://127.0.0.1:1/", "config", "MONGODB_DB", "config"),
+    ],
+)
+def test_mongodbs_own_databases_are_refused(uri, database, setting, named):
+    """Before MONGODB_URI's database was read, `mongodb://host/admin` (written to authenticate)
+    loaded into cms: now it would load into admin, so it is refused, saying what to set."""
+    with pytest.raises(ConfigError) as raised:
+        create_app({"MONGODB_URI": uri, "MONGODB_DB": database})
+    assert str(raised.value) == (
+        f'{setting} names database "{named}", one of MongoDB\'s own, which the service never '
+        "writes to: set MONGODB_DB (cms, say) or name another database in the URI; to "
+        "authenticate against admin, add ?authSource=admin to the URI"
+    )
+    assert ":p@" not in str(raised.value)
 
 
 @pytest.mark.parametrize(

@@ -212,7 +212,9 @@ def test_seed_command_loads_a_valid_file(fresh, tmp_path):
     site["nodes"][0]["sources"]["en"]["title"] = "A third generation"
     good.write_text(json.dumps(site))
     third = app.test_cli_runner().invoke(args=["seed", str(good)])
-    assert "  dropped generation v1 (older than the previous one, v2)" in third.stdout.splitlines()
+    assert (
+        "  dropped generation v1 (neither live, v3, nor previous, v2)" in third.stdout.splitlines()
+    )
 
 
 def test_unreadable_and_malformed_files_are_clear_problems(fresh, tmp_path):

@@ -135,9 +135,16 @@ def test_a_load_after_a_rollback_keeps_the_live_generation_as_previous(fresh):
     load_site(store, edited_site("About the town"))
     assert run(fresh[0], "rollback").exit_code == 0
     live = store.live()
-    report = load_site(store, edited_site("About the city"))
+    said = []
+    report = load_site(store, edited_site("About the city"), progress=said.append)
     assert report.version == max(live["version"], live["previous"]["version"]) + 1
     assert store.live()["previous"]["version"] == live["version"]
+    # the generation rolled back from is newer than the one kept as previous: dropped all the same
+    dropped = live["previous"]["version"]
+    assert said[-1] == (
+        f"dropped generation v{dropped} (neither live, v{report.version}, nor previous, "
+        f"v{live['version']})"
+    )
     assert store.generations() == [live["version"], report.version]
 
 
@@ -163,6 +170,45 @@ def test_rollback_to_a_dropped_generation_is_refused(fresh):
     result = run(app, "rollback")
     assert result.exit_code == 1
     assert f"the previous generation v{previous} is no longer in the database" in result.output
+
+
+def test_a_live_generation_lacking_a_collection_is_not_served(fresh):
+    """A collection dropped by hand: requests and /readyz answer 503 naming it, `site status`
+    exits 1, and a rollback to the previous generation serves again (and refuses to come back)."""
+    app, store = fresh
+    live = store.live()
+    version, previous = live["version"], live["previous"]["version"]
+    store.db[f"translations_v{version}"].drop()
+    client = app.test_client()
+    for response in (get_path(client, "/about"), client.get("/readyz")):
+        assert response.status_code == 503
+        assert response.mimetype == "application/problem+json"
+        assert response.json["detail"] == (
+            f"The live site cannot be served: generation v{version} lacks 1 of its collections "
+            f"(translations_v{version}). Load the site again (`make seed`) or make the previous "
+            "generation live (`make rollback`)."
+        )
+    result = run(app, "status")
+    assert result.exit_code == 1
+    assert (
+        f"  MISSING:   translations_v{version}; requests answer 503 until the site is loaded "
+        "again (`make seed`)"
+    ) in result.stdout.splitlines()
+    assert json.loads(run(app, "status", "--json").stdout)["live"]["missing"] == [
+        f"translations_v{version}"
+    ]
+
+    assert run(app, "rollback").exit_code == 0
+    assert get_path(client, "/about").status_code == 200
+    status = run(app, "status")
+    assert status.exit_code == 0
+    assert status.stdout.splitlines()[-2].endswith(
+        f", lacks translations_v{version}: rollback refused"
+    )
+    result = run(app, "rollback")
+    assert result.exit_code == 1
+    assert f"the previous generation v{version} lacks translations_v{version}" in result.output
+    assert store.live()["version"] == previous
 
 
 def test_readyz_names_the_generation_served_and_its_age(fresh):
