@@ -6,6 +6,7 @@ import json
 from datetime import UTC, datetime
 
 import pytest
+from pymongo.errors import OperationFailure
 
 from app.db import get_store
 from app.fixture.load import fixture_sha256, load_site
@@ -88,6 +89,19 @@ def test_status_json_holds_the_same(fresh):
         {"version": live["previous"]["version"], "role": "previous"},
         {"version": live["version"], "role": "live"},
     ]
+
+
+def test_a_real_server_counts_by_collstats(fresh, tier):
+    """The status counts without reading documents where the engine can (app.store._stored_count:
+    FerretDB's estimated count reads every one); mongomock has no such stage and falls back."""
+    _, store = fresh
+    translations = store.db[f"translations_v{store.live()['version']}"]
+    stage = [{"$collStats": {"count": {}}}]
+    if tier == "ferretdb":
+        assert [entry["count"] for entry in translations.aggregate(stage)] == [3]
+    else:
+        with pytest.raises((NotImplementedError, OperationFailure)):
+            list(translations.aggregate(stage))
 
 
 def test_an_interrupted_loads_leftovers_are_dropped_and_its_number_reused(fresh):
