@@ -153,6 +153,19 @@ def test_unknown_route_is_a_404_problem(isolated):
 
 
 @pytest.mark.parametrize(
+    "url",
+    ["/nowhere?path[]=/", f"{WR}/x?path=/&path=/a", "/api/pages/1/x?_locale=%ff", "/x?password[]=s"],
+)
+def test_the_router_refuses_first_whatever_the_parameters(isolated, url):
+    """A URL no route matches is a 404, not a 400 about a parameter no route would read."""
+    client, _ = isolated
+    response = client.get(url)
+    assert response.status_code == 404
+    assert response.mimetype == "application/problem+json"
+    assert client.post(f"{WR}?path=/&path=/a").status_code == 405
+
+
+@pytest.mark.parametrize(
     "url", ["/api//pages", "/api/pages/", "//api/pages", "///api/pages/1101", "/api/pages//1"]
 )
 def test_one_url_per_resource_no_slash_redirects(isolated, url):

@@ -48,11 +48,13 @@ def _check_request() -> Response | None:
     """Refuse malformed requests before any work: one rule each, exact messages. A GET of an API
     route asked for HTML only (`Accept: text/html`, no JSON type) answers the Swagger UI, as API
     Platform does; any other Accept without a JSON type is a 406. A request the router refuses
-    (404, 405) is refused first, whatever it accepts."""
+    (404, 405) is refused first, whatever its parameters and whatever it accepts."""
     if len(request.full_path) > MAX_URL_LENGTH:
         raise UriTooLong(URL_TOO_LONG)
     if request.environ.get("PATH_INFO", "").startswith("//"):
         raise WerkzeugNotFound()  # werkzeug routes `//api/pages` as `/api/pages`: not as written
+    if request.routing_exception is not None:
+        return None  # the router's 404 or 405, whatever the parameters
     check_encoding(SINGLE_PARAMETERS)
     for name in request.args:
         if name in SINGLE_PARAMETERS and len(request.args.getlist(name)) > 1:
@@ -60,7 +62,7 @@ def _check_request() -> Response | None:
         if (base := name.partition("[")[0]) in SINGLE_PARAMETERS and base != name:
             # PHP reads `path[]=/a` as a list under `path`: Roadiz refuses it too
             raise BadRequest(f'"{base}" is one value: give {base}=…, not {name[:40]}=…')
-    if _negotiated() and request.routing_exception is None and request.method in ("GET", "HEAD"):
+    if _negotiated() and request.method in ("GET", "HEAD"):
         if request.headers.get("Accept") and not any(
             negotiation.quality(request, t) for t in JSON_TYPES
         ):
