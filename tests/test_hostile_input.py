@@ -154,7 +154,12 @@ def test_unknown_route_is_a_404_problem(isolated):
 
 @pytest.mark.parametrize(
     "url",
-    ["/nowhere?path[]=/", f"{WR}/x?path=/&path=/a", "/api/pages/1/x?_locale=%ff", "/x?password[]=s"],
+    [
+        "/nowhere?path[]=/",
+        f"{WR}/x?path=/&path=/a",
+        "/api/pages/1/x?_locale=%ff",
+        "/x?password[]=s",
+    ],
 )
 def test_the_router_refuses_first_whatever_the_parameters(isolated, url):
     """A URL no route matches is a 404, not a 400 about a parameter no route would read."""
