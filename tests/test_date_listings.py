@@ -554,18 +554,21 @@ def test_a_deep_page_reads_the_chunks_it_passes(small_chunks):
     # chunks of 2: [2801 (2099), 3001], [2701, 2601], [2501, 2401], [2301, 2201]...
     # page 1 (3001, 2701): pointer, calendar, chunks 0 and 1, sources
     assert commands(client, store, f"{url}&page=1")[1] == 5
-    # page 3 (2401, 2301): chunk 0, then chunks 1 and 2 in one read (its 6 entries from the
-    # start, chunk 0 its first 2), then chunk 3 (the 2099 article is not kept)
-    assert commands(client, store, f"{url}&page=3")[1] == 6
+    # page 3 (2301, 2201: 2401 is in the deny realm): chunk 0 with the listing's tally, then
+    # the chunks from the one after those the tally counts it passes (1: 2701, 2601), in one read
+    body, count = commands(client, store, f"{url}&page=3")
+    assert count == 5 and [m["@id"] for m in body["hydra:member"]] == [
+        "/api/articles/2301", "/api/articles/2201"
+    ]  # fmt: skip
     # ascending: chunk 0 (the number of chunks, 9), then the last one (6101, 6201)
     body, count = commands(client, store, url.replace("desc", "asc") + "&page=1")
     assert count == 5 and [m["@id"] for m in body["hydra:member"]] == [
         "/api/articles/6101", "/api/articles/6201"
     ]  # fmt: skip
     # the default order (`_id`): chunk 0 of both listings in one read, [1901, 2001]; page 3
-    # (2301, then 2501: 2401 is in the deny realm) reads chunks 1 and 2 in one read, then 3
+    # (2301, then 2501: 2401 is in the deny realm) passes chunk 1 and reads 2 and 3 in one read
     body, count = commands(client, store, "/api/articles?_locale=en&itemsPerPage=2&page=3")
-    assert count == 6 and [m["@id"] for m in body["hydra:member"]] == [
+    assert count == 5 and [m["@id"] for m in body["hydra:member"]] == [
         "/api/articles/2301", "/api/articles/2501"
     ]  # fmt: skip
 
@@ -713,6 +716,89 @@ def test_the_http_answer_is_the_index_answer(small_chunks, monkeypatch, tier, ca
         expected = client.get(url, headers=headers)
         assert response.status_code == expected.status_code == 200, url
         assert response.json == expected.json, url
+
+
+PASSING_ORDERS = ["order[publishedAt]=desc", "order[publishedAt]=asc", "order[node.position]=asc",
+                  "order[node.position]=desc", ""]  # fmt: skip
+# one listing, one per translation, a tag left out (its listing's entries taken away)
+PASSING_SCOPES = ["_locale=en", "", "_locale=en&not[node.nodesTags.tag.tagName]=news"]
+
+
+EXTRA_ARTICLES = 40
+
+
+def long_listing_site() -> dict:
+    """listing_site with EXTRA_ARTICLES more blog articles in both translations (one a day of
+    2019, positions from 100), a quarter of them tagged news, a quarter events, a quarter both."""
+    site = listing_site()
+    first = node(site, "first-article")
+    for number in range(EXTRA_ARTICLES):
+        extra = copy.deepcopy(first)
+        extra.update(id=1000 + number, node_name=f"extra-{number}", position=100 + number,
+                     tags=[[], [1], [2], [1, 2]][number % 4])  # fmt: skip
+        moment = datetime(2019, 1, 1, tzinfo=UTC) + timedelta(days=number)
+        extra["sources"] = {
+            locale: {**source, "id": 100000 + 10 * number + i, "published_at": moment.isoformat()}
+            for i, (locale, source) in enumerate(first["sources"].items())
+        }
+        site["nodes"].append(extra)
+    return site
+
+
+@pytest.fixture(scope="module")
+def long_listings(make_app):
+    """long_listing_site loaded with listings of 2 entries per chunk."""
+    found = loaded(make_app, long_listing_site(), LISTING_HEAD=2, LISTING_CHUNK=2)
+    with found[0].app_context():
+        yield found
+
+
+@pytest.mark.parametrize("caller", range(len(CALLERS)))
+@pytest.mark.parametrize("order", PASSING_ORDERS)
+def test_a_deep_page_by_number_reads_the_chunks_that_hold_it_not_those_it_passes(
+    long_listings, monkeypatch, tier, caller, order
+):
+    """Pages (1 source) of the articles (about 60 a translation), in chunks of 2, in every order,
+    for every caller, of one translation, of both, less a tag, with a node left out by id and
+    without: the index's page and total. Past page 1, a page reads its listings' tallies with
+    their chunks 0, then the chunks it starts in and after; the chunks it passes are counted by
+    the tallies, not read: the first chunk of the window and those holding an article scheduled
+    ahead (the 2099 one) are read (and counted) whatever the depth. So a deep page reads a few
+    chunks of each listing, not those before it (page 40 of one translation: 20)."""
+    app, _, _ = long_listings
+    client = app.test_client()
+    headers = CALLERS[caller]
+    preview = "&_preview=1" if headers is EDITOR else ""
+    jazz_night = node(listing_site(), "jazz-night")["id"]
+    urls = [
+        f"/api/articles?{scope}&itemsPerPage=1&{order}{left}{preview}&page={page}"
+        for scope in PASSING_SCOPES
+        for left in ("", f"&not[node.id]={jazz_night}")
+        for page in range(1, 70, 3)
+    ]
+    urls = sample(urls, tier, step=6, start=caller)
+    with pytest.MonkeyPatch.context() as index:
+        on_the_index(index)
+        expected = [client.get(url, headers=headers).json for url in urls]
+    asked = recording_listing_reads(monkeypatch)
+    deep = 0  # the most chunks of a listing read for a page past the 30th
+    for url, answer in zip(urls, expected, strict=True):
+        asked.clear()
+        response = client.get(url, headers=headers)
+        assert response.status_code == 200 and response.json == answer, url
+        page = int(url.rsplit("=", 1)[1])
+        if page == 1 or not answer["hydra:member"]:
+            continue
+        assert any(c.endswith("|tally") for c in asked[0]), url  # with the chunks 0
+        chunks = sorted(c.rsplit("|", 1)[0] for read in asked for c in read
+                        if not c.endswith(("|tally", "|0")))  # fmt: skip
+        if page > 30:
+            deep = max([deep, *(len(list(c)) for _, c in itertools.groupby(chunks))])
+    # per listing: the first chunk of the window, the one holding the article scheduled in 2099
+    # (by date it leads the listing: chunk 0), the chunk across the mark where the walk starts,
+    # those it reads first from it, as many again for the entries it may not list (left out,
+    # denied, the other listing's when they merge)
+    assert 0 < deep <= 10
 
 
 def index_reads(generation, monkeypatch) -> list:
@@ -1011,9 +1097,10 @@ def test_a_listing_has_a_short_head_and_a_page_reads_the_chunks_that_hold_it_in_
 ):
     """On the generated site of 1,000 sources, the English listing across types by date: chunk 0
     holds its first LISTING_HEAD (100) entries and records the size of the others (500), each of
-    which starts where `starts` says. A page within the head reads chunk 0 alone; a deeper page
-    reads, in one more read, the chunks that hold it from where it starts, never one at a time;
-    ascending, the last two (the last may be short). A span of dates by position walks the head
+    which starts where `starts` says. A page within the head reads chunk 0 alone (page 2 and on
+    with the listing's tally); a deeper page reads, in one more read, the chunks that hold it,
+    never one at a time, and not those it passes, which the tally counts; ascending, the last
+    two (the last may be short). A span of dates by position walks the head
     alone when it holds the page, else reads its entries when the chunks 0 hold them (a narrow
     span of recent dates), with no read more."""
     app = generated[1000]
@@ -1035,19 +1122,22 @@ def test_a_listing_has_a_short_head_and_a_page_reads_the_chunks_that_hold_it_in_
         others = {u: client.get(u).json["hydra:member"] for u in (ascending, wide, narrow)}
     asked = recording_listing_reads(monkeypatch)
     chunk = [listing_id(ALL_TYPES, "en", None, n) for n in range(3)]
-    for page, beyond in zip(pages, ([], [], chunk[1:2], chunk[1:3]), strict=True):
+    tally = tally_id(ALL_TYPES, "en", None, order="date")
+    for page, beyond in zip(pages, ([], [], chunk[1:2], chunk[2:3]), strict=True):
         asked.clear()
         body, count = commands(client, store, f"{url}{page}")
         assert body["hydra:member"] == expected[page] and len(expected[page]) == 30
-        # chunk 0, then the chunks that hold the page (from where it starts) in one read
-        assert asked == [chunk[:1], *([beyond] if beyond else [])], page
+        # chunk 0 (and the tally past page 1), then the chunks that hold the page in one read:
+        # page 21 (entries 600 to 629) passes chunk 1 (100 to 599)
+        first = chunk[:1] if page == 1 else [chunk[0], tally]
+        assert asked == [first, *([beyond] if beyond else [])], page
         assert count == (5 if beyond else 4), page  # pointer, calendar, chunks, sources
     position = [listing_id(ALL_TYPES, "en", None, n, "position") for n in range(2)]
     for other, further in ((ascending, [chunk[2], chunk[1]]), (wide, []), (narrow, [])):
         asked.clear()
         body, _ = commands(client, store, other)
         assert body["hydra:member"] == others[other] and len(others[other]) in (15, 30), other
-        first = chunk[:1] if other == ascending else [position[0], chunk[0]]
+        first = [chunk[0], tally] if other == ascending else [position[0], chunk[0]]
         assert asked == [first, *([further] if further else [])], other
 
 

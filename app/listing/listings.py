@@ -77,6 +77,10 @@ def page(
     if scope.void:
         return [], 0
     heads = _first_read(scope, visibility, order)
+    if page_.skip:  # what counts the chunks a page past the first passes
+        heads += [
+            walk.tally_doc_id(key, order.name) for key in walk.passes(scope, visibility, order)
+        ]
     reads = Reads(generation, visibility)
     if walk.span_order(scope) is POSITION:
         reads.read_missing([*heads, *totals.tally_ids(scope, visibility)])
@@ -124,8 +128,8 @@ def _page(
     """The page's sources (none past the total), read by `_id` in order, and the total."""
     if page_.skip >= total or page_.size == 0:
         return [], total
-    kept = _ordered(reads, scope, order, descending, needed=page_.skip + page_.size)
-    ids = [e[1] for e in itertools.islice(kept, page_.skip, page_.skip + page_.size)]
+    kept = _ordered(reads, scope, order, descending, page_.skip + page_.size, skip=page_.skip)
+    ids = [e[1] for e in itertools.islice(kept, page_.size)]
     return reads.generation.listed_in_order(ids, reads.visibility), total
 
 
@@ -190,6 +194,24 @@ def _first_read(scope: Scope, visibility: Visibility, order: Order) -> list[str]
 
 
 def _ordered(
+    reads: Reads,
+    scope: Scope,
+    order: Order,
+    descending: bool,
+    needed: int,
+    after: tuple[Any, int] | None = None,
+    skip: int = 0,
+) -> Iterator[Entry]:
+    """The entries a request lists from the `skip`-th on (a page by number's), in its order, after
+    a cursor's `after`: a walk of one listing in its own order passes the chunks wholly before
+    them that its tally counts (`walk.passes`), any other walks them (`_walked`)."""
+    if skip and walk.passes(scope, reads.visibility, order):
+        start, stop = walk.window(scope, reads.visibility, order, descending, after)
+        return walk.kept_entries(reads, scope, order, descending, start, stop, needed, skip=skip)
+    return itertools.islice(_walked(reads, scope, order, descending, needed, after), skip, None)
+
+
+def _walked(
     reads: Reads,
     scope: Scope,
     order: Order,

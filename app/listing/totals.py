@@ -11,7 +11,6 @@ import bisect
 import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, NamedTuple
 
 from app.listing import walk
@@ -413,10 +412,10 @@ def position_total(reads: Reads, scope: Scope) -> int:
     position listings (read already), combined by sign (Role.sign) as the calendars are: a chunk
     wholly inside the span whose allowed groups hold nothing still to come (their last
     published_at is past; any, in preview) is counted from its tally, less the sources left out
-    by id that it holds (`_left_between`), one wholly outside not at all, and the others (at most
-    the two across the span's bounds, and those holding a source scheduled ahead) from their
-    entries, read in one read. So the reads are the tallies and the chunks of the span's edges,
-    not the span."""
+    by id that it holds (`walk.left_between`), one wholly outside not at all, and the others
+    (at most the two across the span's bounds, and those holding a source scheduled ahead) from
+    their entries, read in one read. So the reads are the tallies and the chunks of the span's
+    edges, not the span."""
     visibility = reads.visibility
     across: list[tuple[int, Key, int, Bound | None, Bound | None]] = []  # from entries
     counted = 0
@@ -440,7 +439,8 @@ def position_total(reads: Reads, scope: Scope) -> int:
                         continue
                     inside = (lower is None or first > lower) and (upper is None or last < upper)
                     if inside and not ahead:
-                        left = _left_between(scope, visibility, key, first, last)
+                        marks = walk.just_past(first, True), walk.just_past(last, False)
+                        left = walk.left_between(scope, visibility, key, POSITION, *marks)
                         counted += role.sign * (sum(g["count"] for g in allowed) - left)
                     else:
                         across.append((role.sign, key, number, lower, upper))
@@ -454,25 +454,6 @@ def position_total(reads: Reads, scope: Scope) -> int:
             if walk.between(POSITION.key(e), lower, upper) and walk.shown(scope, visibility, e)
         )
     return counted
-
-
-def _left_between(scope: Scope, visibility: Visibility, key: Key, first: Bound, last: Bound) -> int:
-    """The sources left out by id (Scope.left) that a chunk of a position listing counts in its
-    tally: held by the listing, between the chunk's first and last entries (position, `_id`),
-    published (any, in preview) and in a group the request lists (Scope.admits); known from
-    their own fields, with no read."""
-    return sum(
-        1
-        for source in scope.left
-        if key in source.listings
-        and first <= (source.position, source.source_id) <= last
-        and (visibility.preview or _published(source.published_at, visibility.now))
-        and scope.admits(list(source.realm_ids), source.visible, source.block, source.no_index)
-    )
-
-
-def _published(moment: datetime | None, now: datetime) -> bool:
-    return moment is not None and moment <= now
 
 
 def _side(group: dict[str, Any], lower: Bound | None, upper: Bound | None) -> int:

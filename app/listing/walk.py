@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from app.listing.scopes import INF, Scope, Span
+from app.listing.scopes import INF, LeftOut, Scope, Span
 from app.membership import Listing
 from app.publication import Visibility
 from app.query_plan import (
@@ -208,15 +208,250 @@ def kept_entries(
     stop: Bound | None = None,
     needed: int = 1,
     numbers: dict[Key, list[int]] | None = None,
+    skip: int = 0,
 ) -> Iterator[Entry]:
     """The entries a request may list (`_listed`): published (any, in preview), in realms it may
     see, not left out by id (Scope.left: `needed` counts them, so that the chunks read up front
     hold the page however many of them it passes), within its span of dates when it has one
     besides a range of positions (Scope.dates). `numbers`: the chunks of each listing to walk
-    (by default, all those of the window: `chunk_numbers`)."""
-    needed += len(scope.left)
-    listed = _listed(reads, scope, order, descending, start, stop, needed, numbers)
-    return (e for e in listed if shown(scope, reads.visibility, e))
+    (by default, all those of the window: `chunk_numbers`). `skip`: the first entries are not
+    given; a walk that `passes` chunks starts past those its tallies count them in (`_passed`)."""
+    passed, tallied = 0, numbers is None
+    if skip and numbers is None and passes(scope, reads.visibility, order):
+        start, passed, numbers = _passed(reads, scope, order, descending, start, stop, skip, needed)
+    needed += len(scope.left) - passed
+    listed = _listed(reads, scope, order, descending, start, stop, needed, numbers, tallied)
+    kept = (e for e in listed if shown(scope, reads.visibility, e))
+    return itertools.islice(kept, skip - passed, None) if skip else kept
+
+
+def passes(scope: Scope, visibility: Visibility, order: Order) -> list[Key]:
+    """The listings whose tallies (read with the chunks 0: `tally_doc_id`) let a page by number
+    pass chunks without reading them (`_passed`): those of a page that walks its listings in
+    their own order (any types and translations of one group, less at most one group left out:
+    the entries it lists are then those of the one less those of the other, counted apart), with
+    no second order key, no span in another order and no span of dates besides a range of
+    positions (their walks are the counted ones of app/listing/listings.py); none for any
+    other (tags any of: an entry in several listings is listed once)."""
+    spanned = span_order(scope)
+    listed = [role for role in scope.groups if role.listed]
+    taken = [role for role in scope.groups if role.taken]
+    if (
+        len(listed) != 1
+        or len(taken) > 1
+        or order.then is not None
+        or scope.dates is not None
+        or scope.spans
+        or (spanned is not None and spanned.name != order.name)
+    ):
+        return []
+    return walked_keys(scope, visibility)
+
+
+@dataclass
+class _Passable:
+    """One listing of a page that passes chunks (`_passed`): its sign (1: listed, -1: taken
+    away), its chunks in reading order (`found`), the mark before each (`marks`, exclusive: the
+    first's is None), what each holds of the entries listed when its tally says exactly
+    (`exact`, else None) and at most (`most`).
+
+    A mark of a chunk of its own divides it from the chunk before; a mark of another listing's
+    may fall inside one of its chunks, across which it then lies."""
+
+    key: Key
+    sign: int
+    found: list[int]
+    marks: list[Bound | None]
+    exact: list[int | None]
+    most: list[int]
+    holds: list[bool]  # whether a chunk may hold an entry listed (its tally's allowed groups)
+
+    def before(self, cut: Bound, earlier: Callable[[Bound, Bound], bool]) -> int:
+        """How many of its chunks lie wholly before `cut` (a mark of the walk's reading order)."""
+        return sum(1 for mark in self.marks[1:] if not earlier(cut, mark))
+
+    def bounds(self, cut: Bound, earlier: Callable[[Bound, Bound], bool]) -> tuple[int, int]:
+        """At least and at most the entries it lists before `cut`, by its sign (those taken
+        away, negative): those of the chunks wholly before it and of the one across it."""
+        whole = self.before(cut, earlier)
+        least = sum(e or 0 for e in self.exact[:whole])
+        most = sum(self.most[at] if e is None else e for at, e in enumerate(self.exact[:whole]))
+        most += self.most[whole] if self.across(cut, whole) else 0
+        return (least, most) if self.sign > 0 else (-most, -least)
+
+    def after(
+        self, cut: Bound, earlier: Callable[[Bound, Bound], bool]
+    ) -> list[tuple[int, int | None, bool]]:
+        """Its chunks from the one across `cut` (or just after it) on: number, exact, holds."""
+        whole = self.before(cut, earlier)
+        return list(zip(self.found, self.exact, self.holds, strict=True))[whole:]
+
+    def across(self, cut: Bound, whole: int) -> bool:
+        """Whether its chunk after the `whole` ones before `cut` may hold entries before it."""
+        return self.marks[whole] != cut
+
+
+def _passed(
+    reads: Reads,
+    scope: Scope,
+    order: Order,
+    descending: bool,
+    start: Bound | None,
+    stop: Bound | None,
+    skip: int,
+    needed: int,
+) -> tuple[Bound | None, int, dict[Key, list[int]] | None]:
+    """Where a page by number starts its walk (`passes`): an exclusive mark of its reading
+    order, how many of the entries it lists lie before it, and the chunks of each listing it
+    walks from there (None: from the start, none passed). The mark is one before a chunk of
+    one of its listings, the furthest at which at most `skip` entries can lie before it. The
+    chunks wholly before it whose tally counts what the request lists (their allowed groups
+    hold no source still to come; the sources left out by id known from their own fields) are
+    counted and not read; the others before it (the first of the window, a chunk holding a
+    source still to come, one the tally does not know) and a chunk of another listing across
+    the mark are read and their entries before the mark counted, in one read with the chunks
+    the walk reads first from the mark that may hold an entry listed. So a page by number
+    reads its listings' tallies and the chunks that hold it, however deep it lies."""
+    visibility = reads.visibility
+    found = [_passable(reads, scope, order, descending, start, stop, role.listed, key)
+             for role in scope.groups if role.walked
+             for key in scope.listings(role, visibility.preview)]  # fmt: skip
+    if any(listing is None for listing in found):
+        return start, 0, None
+    listings = [listing for listing in found if listing is not None and listing.found]
+
+    def earlier(one: Bound, other: Bound) -> bool:  # `one` before `other` in reading order
+        return one > other if descending else one < other
+
+    def bounds(cut: Bound) -> tuple[int, int]:
+        found = [listing.bounds(cut, earlier) for listing in listings]
+        return sum(least for least, _ in found), sum(most for _, most in found)
+
+    # the furthest mark in reading order before which at most `skip` entries lie
+    cuts = sorted((mark for listing in listings for mark in listing.marks[1:]), reverse=descending)
+    cut = next((c for c in reversed(cuts) if bounds(c)[1] <= skip), None)
+    if cut is None:
+        return start, 0, None
+    counted, to_count = 0, {}  # the chunks before the cut counted from their entries
+    for listing in listings:
+        whole = listing.before(cut, earlier)
+        counted += listing.sign * sum(e for e in listing.exact[:whole] if e is not None)
+        pairs = zip(listing.found[:whole], listing.exact[:whole], strict=True)
+        to_count[listing.key] = [n for n, e in pairs if e is None]
+        if listing.across(cut, whole) and listing.holds[whole]:
+            to_count[listing.key].append(listing.found[whole])
+    forward = order.forward(descending)
+    # from the cut: the chunks that may hold an entry listed, as far as the page reaches, at most
+    # what it takes less what the cut passes at least, and the sources left out by id it may meet
+    walked = {p.key: [n for n, _, held in p.after(cut, earlier) if held]
+              for p in found if p is not None}  # fmt: skip
+    need = needed + len(scope.left) - bounds(cut)[0]
+    reach = chunks_needed(reads, walked, order, need, backwards=not forward)
+    firsts = first_chunks(walked, order, reach)
+    for listing in listings:  # and as far as their tallies count the entries it takes
+        reached = 0
+        for number, exact, held in listing.after(cut, earlier):
+            if reached >= need:
+                break
+            firsts += [listing_chunk_id(listing.key, number, order.name)] if held else []
+            reached += exact or 0
+    reads.read_missing([*first_chunks(to_count, order, reach=None), *firsts])
+    lower, upper = (cut, start) if descending else (start, cut)
+    for listing in listings:
+        entries = listing_entries(reads, listing.key, to_count[listing.key], order.name, forward)
+        counted += listing.sign * sum(
+            1
+            for e in entries
+            if between(order.key(e), lower, upper) and shown(scope, visibility, e)
+        )
+    return cut, counted, walked
+
+
+def _passable(
+    reads: Reads,
+    scope: Scope,
+    order: Order,
+    descending: bool,
+    start: Bound | None,
+    stop: Bound | None,
+    listed: bool,
+    key: Key,
+) -> _Passable | None:
+    """A listing's chunks of the window in reading order, as a page by number passes them
+    (`_Passable`); None when its tally is not known (a generation written before it)."""
+    head = reads.get(listing_chunk_id(key, 0, order.name))
+    tally = reads.get(tally_doc_id(key, order.name))
+    found = _numbers(head, order, descending, start, stop)
+    if head is None or not found:
+        return _Passable(key, 1 if listed else -1, [], [None], [], [], [])  # no entry
+    if tally is None:
+        return None
+    starts = chunk_starts(head, order)
+    forward = order.forward(descending)
+    marks: list[Bound | None] = [None]
+    for at in range(1, len(found)):  # between the entries of the chunk before and this one's
+        first = starts[found[at]] if forward else starts[found[at - 1]]
+        marks.append(just_past(first, not descending) if forward else just_past(first, descending))
+    exact: list[int | None] = []
+    most: list[int] = []
+    holds: list[bool] = []
+    for at, number in enumerate(found):
+        groups = tally["chunks"][number]["groups"] if number < len(tally["chunks"]) else None
+        held = len(head["ids"]) if number == 0 else head["size"]
+        most.append(sum(g["count"] for g in groups) if groups is not None else held)
+        allowed = [g for g in groups or () if scope.allows(g)]
+        holds.append(groups is None or bool(allowed))
+        if groups is not None and not allowed:  # nothing the request lists
+            exact.append(0)
+            continue
+        # the first of the window, unless it starts the listing, and the last may lie across it
+        window = (at == 0 and start is not None) or at == len(found) - 1
+        if groups is None or window or ahead(allowed, reads.visibility):
+            exact.append(None)  # read and counted from its entries when passed
+            continue
+        marks_of = _chunk_marks(starts, number, order)
+        left = left_between(scope, reads.visibility, key, order, *marks_of)
+        exact.append(sum(g["count"] for g in allowed) - left)
+    return _Passable(key, 1 if listed else -1, found, marks, exact, most, holds)
+
+
+def _chunk_marks(starts: list[Bound], number: int, order: Order) -> tuple[Bound, Bound | None]:
+    """The keys of chunk `number` of a listing as exclusive marks (lower, upper), ascending."""
+    following = starts[number + 1] if number + 1 < len(starts) else None
+    if order.stored_descending:
+        return following, just_past(starts[number], descending=False)
+    return just_past(starts[number], descending=True), following
+
+
+def left_between(
+    scope: Scope,
+    visibility: Visibility,
+    key: Key,
+    order: Order,
+    lower: Bound | None,
+    upper: Bound | None,
+) -> int:
+    """The sources left out by id (Scope.left) that a listing's tally counts between two
+    exclusive marks of its order (`between`): held by the listing, published (any, in preview)
+    and in a group the request lists (Scope.admits); known from their own fields, with no
+    read."""
+    return sum(
+        1
+        for source in scope.left
+        if key in source.listings
+        and between(order.key(_left_entry(source)), lower, upper)
+        and (visibility.preview or _published(source.published_at, visibility.now))
+        and scope.admits(list(source.realm_ids), source.visible, source.block, source.no_index)
+    )
+
+
+def _published(moment: Any, now: Any) -> bool:
+    return moment is not None and moment <= now
+
+
+def _left_entry(source: LeftOut) -> Entry:
+    """A source left out by id as an entry of its listings (its order keys)."""
+    return (dated(source.published_at), source.source_id, [], source.position, True, False, False)
 
 
 def shown(scope: Scope, visibility: Visibility, entry: Entry) -> bool:
@@ -240,13 +475,15 @@ def _listed(
     stop: Bound | None = None,
     needed: int = 1,
     numbers: dict[Key, list[int]] | None = None,
+    tallied: bool = True,
 ) -> Iterator[Entry]:
     """The entries of a scope's listings (types, translations) merged in reading order, strictly
     between `start` and `stop` (`window`). Each listing's chunk 0 is read already (its `starts`
     name the chunk where `start` lies); the first chunks to read of each listing, as many as hold
     the `needed` entries a request takes (`chunks_needed`), are read with the others' in one read
     (reading backwards: the last chunks), any further one when reached. `numbers`: the chunks to
-    walk of each listing, when not all those of the window."""
+    walk of each listing, when not all those of the window (`tallied`: read past the first ones
+    by their tallies, as all of them are, else each when reached)."""
     preview = reads.visibility.preview
     listed_keys = [scope.listings(role, preview) for role in scope.groups if role.listed]
     taken_keys = [scope.listings(role, preview) for role in scope.groups if role.taken]
@@ -255,7 +492,7 @@ def _listed(
     reach = chunks_needed(reads, orders, order, needed, backwards=not forward)
     reads.read_missing(first_chunks(orders, order, reach))
     # past the chunks read first, by the tallies (not when told which chunks to walk)
-    tallies = None if numbers else _Tallies(reads, scope, order, orders, needed)
+    tallies = _Tallies(reads, scope, order, orders, needed) if tallied else None
 
     def read(key: Key) -> Iterator[Entry]:
         return listing_entries(reads, key, orders[key], order.name, forward, tallies)
