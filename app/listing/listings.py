@@ -77,10 +77,9 @@ def page(
     if scope.void:
         return [], 0
     heads = _first_read(scope, visibility, order)
-    if page_.skip:  # what counts the chunks a page past the first passes
-        heads += [
-            walk.tally_doc_id(key, order.name) for key in walk.passes(scope, visibility, order)
-        ]
+    if page_.skip:  # what counts the chunks a page past the first passes: its listings'
+        for key in walk.passes(scope, visibility, order):  # chunks 0 and tallies
+            heads += [walk.listing_chunk_id(key, 0, order.name), walk.tally_doc_id(key, order.name)]
     reads = Reads(generation, visibility)
     if walk.span_order(scope) is POSITION:
         reads.read_missing([*heads, *totals.tally_ids(scope, visibility)])

@@ -227,57 +227,57 @@ def kept_entries(
 
 def passes(scope: Scope, visibility: Visibility, order: Order) -> list[Key]:
     """The listings whose tallies (read with the chunks 0: `tally_doc_id`) let a page by number
-    pass chunks without reading them (`_passed`): those of a page that walks its listings in
-    their own order (any types and translations of one group, less at most one group left out:
-    the entries it lists are then those of the one less those of the other, counted apart), with
-    no second order key, no span in another order and no span of dates besides a range of
-    positions (their walks are the counted ones of app/listing/listings.py); none for any
-    other (tags any of: an entry in several listings is listed once)."""
+    pass chunks without reading them (`_passed`): those it walks and those it counts, for a
+    page that walks its listings in their own order (no second order key, no span in another
+    order, no span of dates besides a range of positions: their walks are the counted ones of
+    app/listing/listings.py) and whose counted groups all have listings (not a calendar only):
+    the entries it lists are then those of its counted listings by sign, as its total counts
+    them (a tag any of, less the pair's; less a tag left out...). None for any other."""
     spanned = span_order(scope)
-    listed = [role for role in scope.groups if role.listed]
-    taken = [role for role in scope.groups if role.taken]
+    counted = [role for role in scope.groups if role.sign]
     if (
-        len(listed) != 1
-        or len(taken) > 1
-        or order.then is not None
+        order.then is not None
         or scope.dates is not None
         or scope.spans
         or (spanned is not None and spanned.name != order.name)
+        or not all(scope.has_listings(role) for role in counted)
     ):
         return []
-    return walked_keys(scope, visibility)
+    preview = visibility.preview
+    signed = [key for role in counted for key in scope.listings(role, preview)]
+    return list(dict.fromkeys([*walked_keys(scope, visibility), *signed]))
 
 
 @dataclass
 class _Passable:
-    """One listing of a page that passes chunks (`_passed`): its sign (1: listed, -1: taken
-    away), its chunks in reading order (`found`), the mark before each (`marks`, exclusive: the
-    first's is None), what each holds of the entries listed when its tally says exactly
-    (`exact`, else None) and at most (`most`).
+    """One listing of a page that passes chunks (`_passed`): its chunks in reading order
+    (`found`), the mark before each (`marks`, exclusive: the first's is None), what each holds
+    of the entries listed when its tally says exactly (`exact`, else None), at most (`most`),
+    and whether it may hold one (`holds`: its tally's allowed groups).
 
     A mark of a chunk of its own divides it from the chunk before; a mark of another listing's
     may fall inside one of its chunks, across which it then lies."""
 
-    key: Key
-    sign: int
     found: list[int]
     marks: list[Bound | None]
     exact: list[int | None]
     most: list[int]
-    holds: list[bool]  # whether a chunk may hold an entry listed (its tally's allowed groups)
+    holds: list[bool]
 
     def before(self, cut: Bound, earlier: Callable[[Bound, Bound], bool]) -> int:
         """How many of its chunks lie wholly before `cut` (a mark of the walk's reading order)."""
         return sum(1 for mark in self.marks[1:] if not earlier(cut, mark))
 
-    def bounds(self, cut: Bound, earlier: Callable[[Bound, Bound], bool]) -> tuple[int, int]:
-        """At least and at most the entries it lists before `cut`, by its sign (those taken
-        away, negative): those of the chunks wholly before it and of the one across it."""
+    def bounds(
+        self, cut: Bound, earlier: Callable[[Bound, Bound], bool], sign: int
+    ) -> tuple[int, int]:
+        """At least and at most the entries it lists before `cut`, counted `sign` times: those
+        of the chunks wholly before it and of the one across it."""
         whole = self.before(cut, earlier)
         least = sum(e or 0 for e in self.exact[:whole])
         most = sum(self.most[at] if e is None else e for at, e in enumerate(self.exact[:whole]))
         most += self.most[whole] if self.across(cut, whole) else 0
-        return (least, most) if self.sign > 0 else (-most, -least)
+        return (sign * least, sign * most) if sign > 0 else (sign * most, sign * least)
 
     def after(
         self, cut: Bound, earlier: Callable[[Bound, Bound], bool]
@@ -288,7 +288,7 @@ class _Passable:
 
     def across(self, cut: Bound, whole: int) -> bool:
         """Whether its chunk after the `whole` ones before `cut` may hold entries before it."""
-        return self.marks[whole] != cut
+        return whole < len(self.found) and self.marks[whole] != cut
 
 
 def _passed(
@@ -304,67 +304,72 @@ def _passed(
     """Where a page by number starts its walk (`passes`): an exclusive mark of its reading
     order, how many of the entries it lists lie before it, and the chunks of each listing it
     walks from there (None: from the start, none passed). The mark is one before a chunk of
-    one of its listings, the furthest at which at most `skip` entries can lie before it. The
-    chunks wholly before it whose tally counts what the request lists (their allowed groups
-    hold no source still to come; the sources left out by id known from their own fields) are
-    counted and not read; the others before it (the first of the window, a chunk holding a
-    source still to come, one the tally does not know) and a chunk of another listing across
-    the mark are read and their entries before the mark counted, in one read with the chunks
-    the walk reads first from the mark that may hold an entry listed. So a page by number
-    reads its listings' tallies and the chunks that hold it, however deep it lies."""
+    one of its listings, the furthest at which at most `skip` entries can lie before it,
+    counted in its counted listings by sign. The chunks wholly before it whose tally counts what
+    the request lists (their allowed groups hold no source still to come; the sources left out
+    by id known from their own fields) are counted and not read; the others before it (the
+    first of the window, a chunk holding a source still to come, one the tally does not know)
+    and a chunk of another listing across the mark are read and their entries before the mark
+    counted, in one read with the chunks the walk reads first from the mark that may hold an
+    entry listed. So a page by number reads its listings' tallies and the chunks that hold it,
+    however deep it lies."""
     visibility = reads.visibility
-    found = [_passable(reads, scope, order, descending, start, stop, role.listed, key)
-             for role in scope.groups if role.walked
-             for key in scope.listings(role, visibility.preview)]  # fmt: skip
-    if any(listing is None for listing in found):
+    keys = passes(scope, visibility, order)
+    found = {key: _passable(reads, scope, order, descending, start, stop, key) for key in keys}
+    listings = {key: listing for key, listing in found.items() if listing is not None}
+    if len(listings) < len(found):  # a tally not known
         return start, 0, None
-    listings = [listing for listing in found if listing is not None and listing.found]
+    counted = [(role.sign, key) for role in scope.groups if role.sign
+               for key in scope.listings(role, visibility.preview)
+               if listings[key].found]  # fmt: skip
 
     def earlier(one: Bound, other: Bound) -> bool:  # `one` before `other` in reading order
         return one > other if descending else one < other
 
     def bounds(cut: Bound) -> tuple[int, int]:
-        found = [listing.bounds(cut, earlier) for listing in listings]
+        found = [listings[key].bounds(cut, earlier, sign) for sign, key in counted]
         return sum(least for least, _ in found), sum(most for _, most in found)
 
     # the furthest mark in reading order before which at most `skip` entries lie
-    cuts = sorted((mark for listing in listings for mark in listing.marks[1:]), reverse=descending)
+    marks = (mark for listing in listings.values() for mark in listing.marks[1:])
+    cuts = sorted(marks, reverse=descending)
     cut = next((c for c in reversed(cuts) if bounds(c)[1] <= skip), None)
     if cut is None:
         return start, 0, None
-    counted, to_count = 0, {}  # the chunks before the cut counted from their entries
-    for listing in listings:
+    passed, to_count = 0, {}  # the chunks before the cut counted from their entries
+    for sign, key in counted:
+        listing = listings[key]
         whole = listing.before(cut, earlier)
-        counted += listing.sign * sum(e for e in listing.exact[:whole] if e is not None)
+        passed += sign * sum(e for e in listing.exact[:whole] if e is not None)
         pairs = zip(listing.found[:whole], listing.exact[:whole], strict=True)
-        to_count[listing.key] = [n for n, e in pairs if e is None]
+        to_count[key] = [n for n, e in pairs if e is None]
         if listing.across(cut, whole) and listing.holds[whole]:
-            to_count[listing.key].append(listing.found[whole])
+            to_count[key].append(listing.found[whole])
     forward = order.forward(descending)
     # from the cut: the chunks that may hold an entry listed, as far as the page reaches, at most
     # what it takes less what the cut passes at least, and the sources left out by id it may meet
-    walked = {p.key: [n for n, _, held in p.after(cut, earlier) if held]
-              for p in found if p is not None}  # fmt: skip
+    walked = {key: [n for n, _, held in listings[key].after(cut, earlier) if held]
+              for key in walked_keys(scope, visibility)}  # fmt: skip
     need = needed + len(scope.left) - bounds(cut)[0]
     reach = chunks_needed(reads, walked, order, need, backwards=not forward)
     firsts = first_chunks(walked, order, reach)
-    for listing in listings:  # and as far as their tallies count the entries it takes
+    for key in walked:  # and as far as their tallies count the entries it takes
         reached = 0
-        for number, exact, held in listing.after(cut, earlier):
+        for number, exact, held in listings[key].after(cut, earlier):
             if reached >= need:
                 break
-            firsts += [listing_chunk_id(listing.key, number, order.name)] if held else []
+            firsts += [listing_chunk_id(key, number, order.name)] if held else []
             reached += exact or 0
     reads.read_missing([*first_chunks(to_count, order, reach=None), *firsts])
     lower, upper = (cut, start) if descending else (start, cut)
-    for listing in listings:
-        entries = listing_entries(reads, listing.key, to_count[listing.key], order.name, forward)
-        counted += listing.sign * sum(
+    for sign, key in counted:
+        entries = listing_entries(reads, key, to_count[key], order.name, forward)
+        passed += sign * sum(
             1
             for e in entries
             if between(order.key(e), lower, upper) and shown(scope, visibility, e)
         )
-    return cut, counted, walked
+    return cut, passed, walked
 
 
 def _passable(
@@ -374,7 +379,6 @@ def _passable(
     descending: bool,
     start: Bound | None,
     stop: Bound | None,
-    listed: bool,
     key: Key,
 ) -> _Passable | None:
     """A listing's chunks of the window in reading order, as a page by number passes them
@@ -383,7 +387,7 @@ def _passable(
     tally = reads.get(tally_doc_id(key, order.name))
     found = _numbers(head, order, descending, start, stop)
     if head is None or not found:
-        return _Passable(key, 1 if listed else -1, [], [None], [], [], [])  # no entry
+        return _Passable([], [None], [], [], [])  # no entry
     if tally is None:
         return None
     starts = chunk_starts(head, order)
@@ -412,7 +416,7 @@ def _passable(
         marks_of = _chunk_marks(starts, number, order)
         left = left_between(scope, reads.visibility, key, order, *marks_of)
         exact.append(sum(g["count"] for g in allowed) - left)
-    return _Passable(key, 1 if listed else -1, found, marks, exact, most, holds)
+    return _Passable(found, marks, exact, most, holds)
 
 
 def _chunk_marks(starts: list[Bound], number: int, order: Order) -> tuple[Bound, Bound | None]:
