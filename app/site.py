@@ -178,6 +178,9 @@ class SiteModel:
     tag_combinations: int = 1
     counted_combinations: int = 1
     most_tags: int | None = None
+    # The most entries a listing's chunk 0 holds (None: not recorded): a page starting within it
+    # passes no chunk (app/listing/walk.py, `passes`).
+    listing_head: int | None = None
     # How many title keys a chunk holds (app/listing/titles.py); None: a generation written
     # before them, whose partial matches go to the index.
     title_key_chunk: int | None = None
@@ -243,6 +246,7 @@ class SiteModel:
             tag_combinations=combinations.largest,
             counted_combinations=combinations.counted,
             most_tags=combinations.most,
+            listing_head=combinations.head,
             title_key_chunk=generation.title_key_chunk(),
             publication_times=generation.publication_times_after(datetime.now(UTC)),
         )

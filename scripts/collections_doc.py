@@ -384,9 +384,9 @@ grids). One
 more document, `{{_id: "{LISTED_PARENTS_ID}", ids: [...]}}`, lists the listed parents (none in the
 demo site: its largest parent has 13 children); the site model reads it once per generation, and a
 `node.parent` request for one of them (or for its `node.parent.nodeName`) is plain. Another, `{{_id:
-"{TAG_COMBINATIONS_ID}", largest: <1, 2, 3...>, counted: <n>, most: <n>}}`, says how many tags
-the largest combinations of tags with calendars and listings have (3 when pairs and triples have
-them, 2 when pairs only: no source carries three tags, or the sources carry more than
+"{TAG_COMBINATIONS_ID}", largest: <1, 2, 3...>, counted: <n>, most: <n>, head: <n>}}`, says how
+many tags the largest combinations of tags with calendars and listings have (3 when pairs and
+triples have them, 2 when pairs only: no source carries three tags, or the sources carry more than
 {TAG_COMBINATIONS_MAX} triples of tags, or carry triples more times than there are sources; 4 and
 more alike; 1 when none: more than {TAG_PAIRS_MAX} pairs, and two-tag requests query `sources`),
 how many the largest with calendars only (`counted`, at least `largest`: a site tagging freely
@@ -395,7 +395,9 @@ more has no source). A tag condition reads the calendars and listings when every
 counts by has at most `counted` tags and every set its pages walk at most `largest` (any of three
 walks each tag's listing and counts the triple's calendar; all three walks the triple's listing;
 a condition beyond the named shapes drops the sets of more than `most` tags, which no source
-carries); else it queries `sources`.""",
+carries); else it queries `sources`. `head` is how many entries a listing's chunk 0 holds at most
+({LISTING_HEAD}): a page by number that starts past them reads its listings' tallies with their
+chunks 0, to pass the chunks before it without reading them (docs/performance.md).""",
     "children": f"""\
 The walker children of a listing node that has more than {CHILDREN_EMBEDDED} of them (a blog of
 thousands of articles), by position: `{{_id: <node id>, ids: [...]}}`. Its sources have

@@ -324,7 +324,7 @@ def test_calendars_answer_as_the_queries(
 
 
 def test_the_demo_lists_pairs_and_triples_of_tags(generation):
-    assert generation.tag_combinations() == (3, 3, MOST_TAGS)
+    assert generation.tag_combinations()[:3] == (3, 3, MOST_TAGS)
 
 
 def test_a_slug_that_no_tag_has_matches_nothing_without_a_read(generation, store):

@@ -794,7 +794,7 @@ def test_a_deep_page_by_number_reads_the_chunks_that_hold_it_not_those_it_passes
         page = int(url.rsplit("=", 1)[1])
         if page == 1 or not answer["hydra:member"]:
             continue
-        assert any(c.endswith("|tally") for c in asked[0]), url  # with the chunks 0
+        assert any(c.endswith("|tally") for c in asked[0]), url  # with the chunks 0 (of 2)
         chunks = sorted(c.rsplit("|", 1)[0] for read in asked for c in read
                         if not c.endswith(("|tally", "|0")))  # fmt: skip
         if page > 30:
@@ -1104,12 +1104,12 @@ def test_a_listing_has_a_short_head_and_a_page_reads_the_chunks_that_hold_it_in_
 ):
     """On the generated site of 1,000 sources, the English listing across types by date: chunk 0
     holds its first LISTING_HEAD (100) entries and records the size of the others (500), each of
-    which starts where `starts` says. A page within the head reads chunk 0 alone (page 2 and on
-    with the listing's tally); a deeper page reads, in one more read, the chunks that hold it,
-    never one at a time, and not those it passes, which the tally counts; ascending, the last
-    two (the last may be short). A span of dates by position walks the head
-    alone when it holds the page, else reads its entries when the chunks 0 hold them (a narrow
-    span of recent dates), with no read more."""
+    which starts where `starts` says. A page within the head reads chunk 0 alone; a deeper page
+    reads, in one more read, the chunks that hold it, never one at a time, and not those it
+    passes, which the listing's tally counts (read with chunk 0 by a page starting past the
+    head's 100 entries); ascending, the last two (the last may be short). A span of dates by
+    position walks the head alone when it holds the page, else reads its entries when the
+    chunks 0 hold them (a narrow span of recent dates), with no read more."""
     app = generated[1000]
     store = app.extensions["cms.store"]
     listed = store.db[f"listings_v{store.live()['version']}"]
@@ -1134,9 +1134,9 @@ def test_a_listing_has_a_short_head_and_a_page_reads_the_chunks_that_hold_it_in_
         asked.clear()
         body, count = commands(client, store, f"{url}{page}")
         assert body["hydra:member"] == expected[page] and len(expected[page]) == 30
-        # chunk 0 (and the tally past page 1), then the chunks that hold the page in one read:
-        # page 21 (entries 600 to 629) passes chunk 1 (100 to 599)
-        first = chunk[:1] if page == 1 else [chunk[0], tally]
+        # chunk 0 (and the tally past its 100 entries), then the chunks that hold the page in
+        # one read: page 21 (entries 600 to 629) passes chunk 1 (100 to 599)
+        first = [chunk[0], tally] if page == 21 else chunk[:1]
         assert asked == [first, *([beyond] if beyond else [])], page
         assert count == (5 if beyond else 4), page  # pointer, calendar, chunks, sources
     position = [listing_id(ALL_TYPES, "en", None, n, "position") for n in range(2)]
@@ -1144,7 +1144,7 @@ def test_a_listing_has_a_short_head_and_a_page_reads_the_chunks_that_hold_it_in_
         asked.clear()
         body, _ = commands(client, store, other)
         assert body["hydra:member"] == others[other] and len(others[other]) in (15, 30), other
-        first = [chunk[0], tally] if other == ascending else [position[0], chunk[0]]
+        first = chunk[:1] if other == ascending else [position[0], chunk[0]]
         assert asked == [first, *([further] if further else [])], other
 
 
@@ -1736,7 +1736,7 @@ def test_general_tag_conditions_read_no_index_and_answer_as_it(small_chunks, mon
     tag_sets): their pages, cursor pages, totals and archives read no index and are its
     answers; all of four tags, which no source carries, reads nothing and lists nothing."""
     app, store, generation = small_chunks
-    assert generation.tag_combinations() == (3, 3, MOST_TAGS)
+    assert generation.tag_combinations()[:3] == (3, 3, MOST_TAGS)
     client = app.test_client()
     name = "node.nodesTags.tag.tagName"
     slugs = ("news", "jazz", "market", "events")
@@ -1779,7 +1779,7 @@ def test_a_site_whose_sources_carry_four_tags_lists_them_and_reads_no_index(make
     client, store = app.test_client(), app.extensions["cms.store"]
     with app.app_context():
         generation = get_store().generation(get_store().live()["version"])
-    assert generation.tag_combinations() == (4, 4, 4)
+    assert generation.tag_combinations()[:3] == (4, 4, 4)
     name = "node.nodesTags.tag.tagName"
     slugs = ("news", "events", "culture", "jazz")
     any_of_four = "&".join(f"{name}[]={slug}" for slug in slugs)
@@ -1824,7 +1824,7 @@ def freely_tagged_app(make_app, chunk: int | None):
     as loaded: the heads hold every source still to come)."""
     limits = {} if chunk is None else {"LISTING_HEAD": chunk, "LISTING_CHUNK": chunk}
     app, store, generation = loaded(make_app, freely_tagged_site(), **limits)
-    assert generation.tag_combinations() == (2, 5, 5)
+    assert generation.tag_combinations()[:3] == (2, 5, 5)
     return app, store, generation
 
 

@@ -113,9 +113,9 @@ def random_site(request, make_app):
         generation = store.generation(store.live()["version"])
         parents = sorted(generation.listed_parents())
         if base == "demo":
-            assert generation.tag_combinations() == (5, 5, 5)
+            assert generation.tag_combinations()[:3] == (5, 5, 5)
         if base == "free-demo":
-            assert generation.tag_combinations() == (2, 5, 5)
+            assert generation.tag_combinations()[:3] == (2, 5, 5)
     return app, site, parents, rng, base
 
 

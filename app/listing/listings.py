@@ -77,8 +77,8 @@ def page(
     if scope.void:
         return [], 0
     heads = _first_read(scope, visibility, order)
-    if page_.skip:  # what counts the chunks a page past the first passes: its listings'
-        for key in walk.passes(scope, visibility, order):  # chunks 0 and tallies
+    if page_.skip >= (scope.head or 1):  # what counts the chunks a page past the chunks 0
+        for key in walk.passes(scope, visibility, order):  # passes: their tallies
             heads += [walk.listing_chunk_id(key, 0, order.name), walk.tally_doc_id(key, order.name)]
     reads = Reads(generation, visibility)
     if walk.span_order(scope) is POSITION:

@@ -165,7 +165,9 @@ class Scope:
     `tag_sets`: the groups of a general tag condition (tag_conditions.tag_sets), instead of the
     named ones.
     `listed_tags`: the most tags a group with listings combines (Site.tag_combinations; None:
-    every group has them): a group of more has a calendar only (`has_listings`)."""
+    every group has them): a group of more has a calendar only (`has_listings`).
+    `head`: the most entries a listing's chunk 0 holds (Site.listing_head; None: unknown): a
+    page that starts past them may pass chunks (app/listing/walk.py, `passes`)."""
 
     node_types: tuple[str, ...]
     locales: tuple[str, ...]
@@ -189,6 +191,7 @@ class Scope:
     tag_sets: tuple[TagSet, ...] = ()
     left: tuple[LeftOut, ...] = ()
     listed_tags: int | None = None
+    head: int | None = None
 
     @cached_property
     def left_ids(self) -> frozenset[int]:

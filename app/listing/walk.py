@@ -382,9 +382,12 @@ def _passable(
     key: Key,
 ) -> _Passable | None:
     """A listing's chunks of the window in reading order, as a page by number passes them
-    (`_Passable`); None when its tally is not known (a generation written before it)."""
-    head = reads.get(listing_chunk_id(key, 0, order.name))
-    tally = reads.get(tally_doc_id(key, order.name))
+    (`_Passable`); None when its chunk 0 or its tally was not read (a page that starts within
+    the chunks 0: Scope.head) or it has no tally (a generation written before them)."""
+    head_id, tally_id = listing_chunk_id(key, 0, order.name), tally_doc_id(key, order.name)
+    if reads.missing([head_id, tally_id]):  # not read with the chunks 0 (`passes`)
+        return None
+    head, tally = reads.get(head_id), reads.get(tally_id)
     found = _numbers(head, order, descending, start, stop)
     if head is None or not found:
         return _Passable([], [None], [], [], [])  # no entry
