@@ -265,7 +265,8 @@ def random_request(rng: random.Random, site: dict[str, Any], parents: list[int])
         params += _position_range(rng, site)
     size = rng.choice((1, 2, 3, 5, 10, 30))
     if kind == "page":
-        params += [("itemsPerPage", str(size)), ("page", str(rng.choice((1, 2, 3, 7))))]
+        pages = (1, 2, 3, 7) if size > 2 else (1, 2, 3, 7, 12)  # deep: past the chunks it passes
+        params += [("itemsPerPage", str(size)), ("page", str(rng.choice(pages)))]
     elif kind == "cursor":
         params += [("itemsPerPage", str(max(size, 2))), ("cursor", "")]
     headers = rng.choice(({}, {}, PASSWORD, EDITOR))
