@@ -202,12 +202,29 @@ def _ordered(
     skip: int = 0,
 ) -> Iterator[Entry]:
     """The entries a request lists from the `skip`-th on (a page by number's), in its order, after
-    a cursor's `after`: a walk of one listing in its own order passes the chunks wholly before
-    them that its tally counts (`walk.passes`), any other walks them (`_walked`)."""
+    a cursor's `after`: a walk of its listings in their own order passes the chunks wholly
+    before them that their tallies count (`walk.passes`); any other walks them (`_walked`)."""
     if skip and walk.passes(scope, reads.visibility, order):
         start, stop = walk.window(scope, reads.visibility, order, descending, after)
         return walk.kept_entries(reads, scope, order, descending, start, stop, needed, skip=skip)
+    if skip >= (scope.head or 1) and _passes_counted(scope, order):
+        return _counted_walk(reads, scope, order, descending, needed, after, skip=skip)
     return itertools.islice(_walked(reads, scope, order, descending, needed, after), skip, None)
+
+
+# A page of a span walked in another order reaching no further than this many chunks of each
+# listing walks them from the start (one read, with what counts the span, and often all it
+# reads: `_span_walked`); a deeper one passes those before it (`_counted_passing`: a read more
+# for the counts, then the page's chunks).
+PASSING_REACH = 3
+
+
+def _passes_counted(scope: Scope, order: Order) -> bool:
+    """Whether a page by number of a span walked in another order by the counts of its chunks
+    (`_counted_walk`) may pass the chunks before it: one group walked (any types and
+    translations: disjoint), no second order key."""
+    walked = [role for role in scope.groups if role.walked]
+    return _walks_counted(scope, order) and order.then is None and len(walked) == 1
 
 
 def _walked(
@@ -256,6 +273,7 @@ def _counted_walk(
     descending: bool,
     needed: int,
     after: tuple[Any, int] | None,
+    skip: int = 0,
 ) -> Iterator[Entry]:
     """A span in another order, by the counts of its entries in each chunk of the order walked
     (`_walks_counted` says when; `totals.chunk_counts`): by date, a range of positions' (or any
@@ -269,12 +287,22 @@ def _counted_walk(
     are as few to read, its entries are read from them and sorted (`_span_sorted`). So a page of a
     sparse span reads the chunks holding the page or the span, whichever are fewer. The chunks a
     page would walk first (`_span_walked`) are read with what counts it, in one read (none when
-    they are read already: chunks 0): when they hold the page, that is all."""
+    they are read already: chunks 0): when they hold the page, that is all. `skip` (a page by
+    number past the chunks 0: `_passes_counted`): the entries from the `skip`-th on; deeper
+    than PASSING_REACH chunks, the walk passes the chunks before them that the counts tell
+    (`_counted_passing`)."""
     visibility = reads.visibility
     start, stop = walk.window(scope, visibility, order, descending, after)
     numbers = walk.chunk_numbers(reads, scope, order, descending, start, stop)
     backwards = not order.forward(descending)
     reach = walk.chunks_needed(reads, numbers, order, needed, backwards=backwards)
+    if skip:  # deeper than the chunks a first walk reads: passing those before the page
+        if reach > PASSING_REACH:
+            passing = _counted_passing(reads, scope, order, descending, needed, numbers, skip)
+            if passing is not None:
+                return passing
+        walked = _counted_walk(reads, scope, order, descending, needed, after)
+        return itertools.islice(walked, skip, None)
     own, spanned = _own_span(scope, order)
     counted = totals.counting_reads(reads, scope, list(numbers), spanned, order)
     # (a second order key's runs are walked by the counts only: `_span_walked` walks none)
@@ -301,6 +329,52 @@ def _counted_walk(
     bounds = [walk.window(p, visibility, spanned, descending=False) for p in walk.per_range(own)]
     in_span = (e for e in kept if any(walk.between(spanned.key(e), *b) for b in bounds))
     return in_span if order.then is None else walk.runs_sorted(in_span, order)
+
+
+def _counted_passing(
+    reads: Reads,
+    scope: Scope,
+    order: Order,
+    descending: bool,
+    needed: int,
+    numbers: dict[Key, list[int]],
+    skip: int,
+) -> Iterator[Entry] | None:
+    """The entries of a span in another order from the `skip`-th on (`_counted_walk`), the
+    walk starting at the mark `walk.passed_by` finds from the counts of its chunks
+    (`totals.chunk_counts`, read first), then reading the chunks that hold the page; None when
+    no mark passes a chunk."""
+    visibility = reads.visibility
+    start, stop = walk.window(scope, visibility, order, descending)
+    own, spanned = _own_span(scope, order)
+    reads.read_missing(totals.counting_reads(reads, scope, list(numbers), spanned, order).ids())
+    window = (stop, start) if descending else (start, stop)  # ascending
+    counts = totals.chunk_counts(reads, scope, numbers, window, spanned, order)
+    bounds = [walk.window(p, visibility, spanned, descending=False) for p in walk.per_range(own)]
+
+    def in_span(entry: Entry) -> bool:
+        return any(walk.between(spanned.key(entry), *b) for b in bounds)
+
+    listings = {
+        key: walk.counted_passable(reads, scope, key, order, descending, found,
+                                   counts.get(key, {}), in_span)
+        for key, found in numbers.items()
+    }  # fmt: skip
+    signed = [(1, key) for key in numbers]
+    cut, passed, from_cut = walk.passed_by(reads, scope, order, descending, (start, stop),
+                                           skip, needed, listings, signed, list(numbers),
+                                           in_span)  # fmt: skip
+    if from_cut is None:
+        return None
+    wanted = needed - passed + len(scope.left)
+    held = {}
+    for key, found in from_cut.items():  # the first chunk across the mark: its count not reached
+        first = found[:1] if listings[key].across(cut, descending) else []
+        held[key] = first + _holding(found[len(first) :], counts.get(key, {}), wanted)
+    reads.read_missing(walk.first_chunks(held, order, reach=None))
+    kept = walk.kept_entries(reads, scope, order, descending, cut, stop, needed - passed,
+                             numbers=held)  # fmt: skip
+    return itertools.islice((e for e in kept if in_span(e)), skip - passed, None)
 
 
 def _walks_counted(scope: Scope, order: Order) -> bool:

@@ -39,7 +39,9 @@ def span_total(reads: Reads, found: dict[str, Any], scope: Scope) -> int:
         most = (max(g["last"] for g in month["groups"]), INF)
         start = walk.least_of(upper, most)
         stop = least if lower is None else max(lower, least)
-        kept = walk.kept_entries(reads, scope, DATE, True, start, stop)
+        # all of the month's (its chunks that hold some, in one read: not one a read)
+        held = sum(g["count"] for g in month["groups"])
+        kept = walk.kept_entries(reads, scope, DATE, True, start, stop, needed=held)
         counted += sum(1 for _ in kept)
     return counted
 
