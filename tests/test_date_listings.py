@@ -761,6 +761,9 @@ def long_listings(make_app):
         yield found
 
 
+# the chunks read are the same on any engine: on FerretDB (about 200 s a row of 61 urls), the
+# editor's row by date, where the spans by position are counted in another order, every 25th url
+@pytest.mark.ferretdb_rows(caller=[3], order=[0])
 @pytest.mark.parametrize("caller", range(len(CALLERS)))
 @pytest.mark.parametrize("order", PASSING_ORDERS)
 def test_a_deep_page_by_number_reads_the_chunks_that_hold_it_not_those_it_passes(
@@ -785,7 +788,7 @@ def test_a_deep_page_by_number_reads_the_chunks_that_hold_it_not_those_it_passes
         for left in ("", f"&not[node.id]={jazz_night}")
         for page in range(1, 70, 3)
     ]
-    urls = sample(urls, tier, step=6, start=caller)
+    urls = sample(urls, tier, step=25, start=caller)
     with pytest.MonkeyPatch.context() as index:
         on_the_index(index)
         expected = [client.get(url, headers=headers).json for url in urls]
