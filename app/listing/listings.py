@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
-from app.listing import calendar, totals, walk
+from app.listing import calendar, passing, totals, walk
 from app.listing.params import Page
 from app.listing.scopes import INF, Role, Scope
 from app.listing.tag_conditions import TagSet
@@ -78,7 +78,7 @@ def page(
         return [], 0
     heads = _first_read(scope, visibility, order)
     if page_.skip >= (scope.head or 1):  # what counts the chunks a page past the chunks 0
-        for key in walk.passes(scope, visibility, order):  # passes: their tallies
+        for key in passing.passes(scope, visibility, order):  # passes: their tallies
             heads += [walk.listing_chunk_id(key, 0, order.name), walk.tally_doc_id(key, order.name)]
     reads = Reads(generation, visibility)
     if walk.span_order(scope) is POSITION:
@@ -203,10 +203,16 @@ def _ordered(
 ) -> Iterator[Entry]:
     """The entries a request lists from the `skip`-th on (a page by number's), in its order, after
     a cursor's `after`: a walk of its listings in their own order passes the chunks wholly
-    before them that their tallies count (`walk.passes`); any other walks them (`_walked`)."""
-    if skip and walk.passes(scope, reads.visibility, order):
+    before them that their tallies count (app/listing/passing.py); any other walks them
+    (`_walked`)."""
+    if skip and passing.passes(scope, reads.visibility, order):
         start, stop = walk.window(scope, reads.visibility, order, descending, after)
-        return walk.kept_entries(reads, scope, order, descending, start, stop, needed, skip=skip)
+        cut, passed, numbers = passing.page_start(
+            reads, scope, order, descending, start, stop, skip, needed
+        )
+        kept = walk.kept_entries(reads, scope, order, descending, cut, stop, needed - passed,
+                                 numbers, tallied=True)  # fmt: skip
+        return itertools.islice(kept, skip - passed, None)
     if skip >= (scope.head or 1) and _passes_counted(scope, order):
         return _counted_walk(reads, scope, order, descending, needed, after, skip=skip)
     return itertools.islice(_walked(reads, scope, order, descending, needed, after), skip, None)
@@ -341,7 +347,7 @@ def _counted_passing(
     skip: int,
 ) -> Iterator[Entry] | None:
     """The entries of a span in another order from the `skip`-th on (`_counted_walk`), the
-    walk starting at the mark `walk.passed_by` finds from the counts of its chunks
+    walk starting at the mark `passing.passed_by` finds from the counts of its chunks
     (`totals.chunk_counts`, read first), then reading the chunks that hold the page; None when
     no mark passes a chunk."""
     visibility = reads.visibility
@@ -356,14 +362,14 @@ def _counted_passing(
         return any(walk.between(spanned.key(entry), *b) for b in bounds)
 
     listings = {
-        key: walk.counted_passable(reads, scope, key, order, descending, found,
+        key: passing.counted_passable(reads, scope, key, order, descending, found,
                                    counts.get(key, {}), in_span)
         for key, found in numbers.items()
     }  # fmt: skip
     signed = [(1, key) for key in numbers]
-    cut, passed, from_cut = walk.passed_by(reads, scope, order, descending, (start, stop),
-                                           skip, needed, listings, signed, list(numbers),
-                                           in_span)  # fmt: skip
+    cut, passed, from_cut = passing.passed_by(reads, scope, order, descending, (start, stop),
+                                              skip, needed, listings, signed, list(numbers),
+                                              in_span)  # fmt: skip
     if from_cut is None:
         return None
     wanted = needed - passed + len(scope.left)

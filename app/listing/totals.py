@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from app.listing import walk
+from app.listing import passing, walk
 from app.listing.scopes import INF, Scope
 from app.listing.walk import DATE, DEFAULT, POSITION, Bound, Chunk, Entry, Key, Order, Reads
 from app.membership import group_key
@@ -414,7 +414,7 @@ def position_total(reads: Reads, scope: Scope) -> int:
     position listings (read already), combined by sign (Role.sign) as the calendars are: a chunk
     wholly inside the span whose allowed groups hold nothing still to come (their last
     published_at is past; any, in preview) is counted from its tally, less the sources left out
-    by id that it holds (`walk.left_between`), one wholly outside not at all, and the others
+    by id that it holds (`passing.left_between`), one wholly outside not at all, and the others
     (at most the two across the span's bounds, and those holding a source scheduled ahead) from
     their entries, read in one read. So the reads are the tallies and the chunks of the span's
     edges, not the span."""
@@ -442,7 +442,7 @@ def position_total(reads: Reads, scope: Scope) -> int:
                     inside = (lower is None or first > lower) and (upper is None or last < upper)
                     if inside and not ahead:
                         marks = walk.just_past(first, True), walk.just_past(last, False)
-                        left = walk.left_between(scope, visibility, key, POSITION, *marks)
+                        left = passing.left_between(scope, visibility, key, POSITION, *marks)
                         counted += role.sign * (sum(g["count"] for g in allowed) - left)
                     else:
                         across.append((role.sign, key, number, lower, upper))
