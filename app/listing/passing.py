@@ -47,7 +47,7 @@ def passes(scope: Scope, visibility: Visibility, order: Order) -> list[Key]:
     order, no span of dates besides a range of positions: their walks are the counted ones of
     app/listing/listings.py) and whose counted groups all have listings (not a calendar only):
     the entries it lists are then those of its counted listings by sign, as its total counts
-    them (a tag any of, less the pair's; less a tag left out...). None for any other."""
+    them (a tag any of, less the pair's; less a tag left out...). No listing for any other page."""
     spanned = span_order(scope)
     counted = [role for role in scope.groups if role.sign]
     if (
