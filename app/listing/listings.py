@@ -363,7 +363,7 @@ def _counted_passing(
 
     listings = {
         key: passing.counted_passable(reads, scope, key, order, descending, found,
-                                   counts.get(key, {}), in_span)
+                                      counts.get(key, {}), in_span)
         for key, found in numbers.items()
     }  # fmt: skip
     signed = [(1, key) for key in numbers]
