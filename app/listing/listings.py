@@ -479,18 +479,22 @@ def _run_closed(
         return held
     head = reads.get(walk.listing_chunk_id(key, 0, order.name))
     assert head is not None
-    firsts = [start[0] for start in walk.chunk_starts(head, order)]  # each chunk's first value
+    starts = walk.chunk_starts(head, order)
+
+    def first_value(number: int) -> Any:  # the first order key's value a chunk starts with
+        return starts[number][0]
+
     rest = numbers[numbers.index(held[-1]) + 1 :]
     # reading forward, the next chunk may start the run on; backwards, the last one read ends
     # on the value it starts with (stored order), which the next chunks may hold
-    value = firsts[held[-1]] if backwards else firsts[rest[0]]
+    value = first_value(held[-1]) if backwards else first_value(rest[0])
     closed = list(held)
     for number in rest:
-        if not backwards and firsts[number] != value:
+        if not backwards and first_value(number) != value:
             break  # it starts past the run, and so do those after it
         if counts.get(number) != 0:
             closed.append(number)
-        if backwards and firsts[number] != value:
+        if backwards and first_value(number) != value:
             break  # it starts before the run: those after it hold none of it
     return closed
 

@@ -11,7 +11,7 @@ another order passes the same way, by the counts of its chunks in the grids
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -281,7 +281,7 @@ def counted_passable(
 
 
 def _marks(
-    starts: list[Bound], found: list[int], order: Order, descending: bool
+    starts: Sequence[Bound], found: list[int], order: Order, descending: bool
 ) -> list[Bound | None]:
     """The mark before each of a listing's chunks (`found`, in reading order) that divides it
     from the chunk before (None for the first), exclusive: between their entries."""
@@ -293,7 +293,7 @@ def _marks(
     return marks
 
 
-def _chunk_marks(starts: list[Bound], number: int, order: Order) -> tuple[Bound, Bound | None]:
+def _chunk_marks(starts: Sequence[Bound], number: int, order: Order) -> tuple[Bound, Bound | None]:
     """The keys of chunk `number` of a listing as exclusive marks (lower, upper), ascending."""
     following = starts[number + 1] if number + 1 < len(starts) else None
     if order.stored_descending:

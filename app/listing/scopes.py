@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from app.listing.tag_conditions import TagSet
 from app.membership import Listing, calendar_group, listings_of
-from app.query_plan import Group, parent_group, tags_group
+from app.query_plan import UNDATED, Group, parent_group, tags_group
 
 
 class Role(StrEnum):
@@ -98,6 +98,12 @@ class Span:
     lower: Mark | None
     upper: Mark | None
     order: str = "date"
+
+    @property
+    def date_marks(self) -> tuple[Mark, Mark | None]:
+        """A span of dates as exclusive marks on the date listing's keys: no undated source is
+        in it (they sort before every date: UNDATED)."""
+        return max(self.lower or (UNDATED, INF), (UNDATED, INF)), self.upper
 
 
 # A source left out by id as `calendar.read` takes it away: (published_at, realm ids, node
@@ -192,6 +198,12 @@ class Scope:
     left: tuple[LeftOut, ...] = ()
     listed_tags: int | None = None
     head: int | None = None
+
+    @cached_property
+    def date_marks(self) -> tuple[Mark | None, Mark | None]:
+        """Its span of dates besides a range of positions (`dates`) as exclusive marks
+        (Span.date_marks; None: unbounded), made once: a walk checks every entry against it."""
+        return (None, None) if self.dates is None else self.dates.date_marks
 
     @cached_property
     def left_ids(self) -> frozenset[int]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -107,9 +107,9 @@ class _Rectangle:
     sign: int
     key: Key
     positions: tuple[Bound | None, Bound | None]
-    inner: list[int]
+    inner: Sequence[int]
     edges: list[int]
-    inner_dates: list[int]
+    inner_dates: Sequence[int]
     date_edges: list[int]
     head: Chunk
     tally: Chunk
@@ -172,7 +172,7 @@ def _between(
     run: tuple[int, int],
     spanned: Order,
     walked: Order,
-    numbers: list[int],
+    numbers: Sequence[int],
 ) -> dict[int, int]:
     """The sources of chunks `run` (first, last) of a listing in the `spanned` order, of the
     groups the request may see, in each chunk `numbers` of its `walked` order's: the difference
@@ -245,7 +245,7 @@ def _parts(
     return found
 
 
-def _first_last(numbers: list[int]) -> tuple[int, int] | None:
+def _first_last(numbers: Sequence[int]) -> tuple[int, int] | None:
     """The first and last of consecutive chunk numbers (None: none)."""
     return (numbers[0], numbers[-1]) if numbers else None
 
@@ -333,30 +333,23 @@ def chunk_counts(
 
 def _walked_chunks(
     head: Chunk, walked: Order, window: tuple[Bound | None, Bound | None]
-) -> tuple[list[int], Callable[[Any], int]]:
+) -> tuple[Sequence[int], Callable[[Any], int]]:
     """The chunks of a listing in the `walked` order (`head`: its chunk 0) wholly inside a
     window (ascending exclusive marks), and the chunk that holds a key: stored ascending, chunk n
     holds the keys from its first entry to before the next chunk's; by date (newest first), the
     keys after the next chunk's first entry up to its own."""
     starts = walk.chunk_starts(head, walked)
-    if walked.name == DATE.name:
-        oldest_first = starts[::-1]
-        return _date_chunks(head, window)[
-            0
-        ], lambda key: len(starts) - 1 - bisect.bisect_left(oldest_first, key)
-    return _inside(starts, *window), lambda key: bisect.bisect_right(starts, key) - 1
+    inside = _date_chunks(head, window)[0] if walked.name == DATE.name else _inside(starts, *window)
+    return inside, lambda key: starts.leading(key, inclusive=True) - 1
 
 
-def _inside(starts: list[Bound], lower: Bound | None, upper: Bound | None) -> list[int]:
+def _inside(starts: walk.Starts, lower: Bound | None, upper: Bound | None) -> range:
     """The chunks of a listing stored ascending (`starts`: each chunk's first entry) wholly
     inside exclusive marks: chunk n holds the keys from its first entry to before the next
     chunk's; the last one's end is not recorded, so it is inside only with no upper mark."""
-    return [
-        number
-        for number, first in enumerate(starts)
-        if (lower is None or first > lower)
-        and (upper is None or (number + 1 < len(starts) and starts[number + 1] <= upper))
-    ]
+    first = starts.leading(lower, inclusive=True) if lower is not None else 0
+    last = starts.leading(upper, inclusive=True) - 1 if upper is not None else len(starts)
+    return range(first, max(first, last))
 
 
 def _tally_bounds(chunk: dict[str, Any]) -> tuple[Bound, Bound]:
@@ -367,46 +360,57 @@ def _tally_bounds(chunk: dict[str, Any]) -> tuple[Bound, Bound]:
     )
 
 
-def _date_chunks(
-    head: Chunk, dates: tuple[Bound | None, Bound | None]
-) -> tuple[list[int], list[int]]:
+def _date_chunks(head: Chunk, dates: tuple[Bound | None, Bound | None]) -> tuple[range, list[int]]:
     """The chunks of a date listing (stored newest first; `head`: its chunk 0) wholly inside a
     span of dates (exclusive marks) and those across its bounds: chunk n holds the keys after
     the next chunk's first entry up to its own first (`starts`); the last one's earliest is not
-    recorded, so it is across when the span reaches it."""
+    recorded, so it is across when the span reaches it. Bisected: a span costs the same in a
+    listing of any length."""
     lower, upper = dates
     starts = walk.chunk_starts(head, DATE)
-    inner: list[int] = []
-    across: list[int] = []
-    for number, newest in enumerate(starts):
-        older = starts[number + 1] if number + 1 < len(starts) else None
-        if (lower is not None and newest <= lower) or (
-            upper is not None and older is not None and older >= upper
-        ):
-            continue
-        inside = (upper is None or newest < upper) and (
-            older is not None and (lower is None or older >= lower)
-        )
-        (inner if inside else across).append(number)
-    return inner, across
+    # newest at or past `upper`: before it; their next chunk's keys may reach past it
+    past_upper = starts.leading(upper, inclusive=True) if upper is not None else 0
+    from_lower = starts.leading(lower, inclusive=True) if lower is not None else len(starts)
+    after_lower = starts.leading(lower, inclusive=False) if lower is not None else len(starts)
+    reached = range(max(past_upper - 1, 0), after_lower)  # holding some keys of the span
+    # wholly inside: its newest before `upper`, its older (the next chunk's first) from `lower`
+    return _split(reached, past_upper, min(len(starts), from_lower) - 1)
 
 
 def _position_chunks(
     tally: Chunk, scope: Scope, lower: Bound | None, upper: Bound | None
-) -> tuple[list[int], list[int]]:
+) -> tuple[range, list[int]]:
     """The chunks of a position listing (its tally's) wholly inside a range of positions
-    (exclusive marks) and those across its bounds that hold a source the request may see."""
-    inner: list[int] = []
-    across: list[int] = []
-    for number, chunk in enumerate(tally["chunks"]):
-        first, last = _tally_bounds(chunk)
-        if (lower is not None and last <= lower) or (upper is not None and first >= upper):
-            continue
-        if (lower is None or first > lower) and (upper is None or last < upper):
-            inner.append(number)
-        elif any(scope.allows(g) for g in chunk["groups"]):
-            across.append(number)
-    return inner, across
+    (exclusive marks) and those across its bounds that hold a source the request may see.
+    Bisected (the chunks' first and last keys ascend): a range costs the same in a listing of
+    any length."""
+    chunks = tally["chunks"]
+
+    def first(chunk: dict[str, Any]) -> Bound:
+        return _tally_bounds(chunk)[0]
+
+    def last(chunk: dict[str, Any]) -> Bound:
+        return _tally_bounds(chunk)[1]
+
+    reached = range(
+        bisect.bisect_right(chunks, lower, key=last) if lower is not None else 0,
+        bisect.bisect_left(chunks, upper, key=first) if upper is not None else len(chunks),
+    )
+    inner, across = _split(
+        reached,
+        bisect.bisect_right(chunks, lower, key=first) if lower is not None else 0,
+        bisect.bisect_left(chunks, upper, key=last) if upper is not None else len(chunks),
+    )
+    return inner, [n for n in across if any(scope.allows(g) for g in chunks[n]["groups"])]
+
+
+def _split(reached: range, start: int, stop: int) -> tuple[range, list[int]]:
+    """The chunks a span reaches (`reached`, consecutive) wholly inside it (from `start` to
+    before `stop`) and the others, across its bounds (the few at its ends)."""
+    inner = range(max(start, reached.start), max(min(stop, reached.stop), start, reached.start))
+    if not inner:
+        return inner, list(reached)
+    return inner, [*range(reached.start, inner.start), *range(inner.stop, reached.stop)]
 
 
 def position_total(reads: Reads, scope: Scope) -> int:

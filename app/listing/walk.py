@@ -15,13 +15,14 @@ front in one read: `Reads.read_missing`), passed from function to function.
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, overload
 
-from app.listing.scopes import INF, Scope, Span
+from app.listing.scopes import INF, Scope
 from app.membership import Listing
 from app.publication import Visibility
 from app.query_plan import (
@@ -170,9 +171,9 @@ def window(
     span = scope.span if scope.span is not None and scope.span.order == order.name else None
     lower, upper = (span.lower, span.upper) if span else (None, None)
     if span is not None and order.name == DATE.name:
-        lower, upper = date_bounds(span)
+        lower, upper = span.date_marks
     if scope.dates is not None and order.name == DATE.name:  # within a range of positions
-        lower, upper = date_bounds(scope.dates)
+        lower, upper = scope.date_marks
     if order.name == DATE.name and not visibility.preview:
         upper = least_of(upper, (visibility.now, INF))
     if after is not None:
@@ -182,12 +183,6 @@ def window(
         else:
             lower = mark if lower is None else max(lower, mark)
     return (upper, lower) if descending else (lower, upper)
-
-
-def date_bounds(span: Span) -> tuple[Bound, Bound | None]:
-    """A span of dates as exclusive marks on the date listing's keys: no undated source is in
-    it (they sort before every date: UNDATED)."""
-    return max(span.lower or (UNDATED, INF), (UNDATED, INF)), span.upper
 
 
 def between(key: Any, lower: Bound | None, upper: Bound | None) -> bool:
@@ -227,11 +222,10 @@ def shown(scope: Scope, visibility: Visibility, entry: Entry) -> bool:
     """Whether a request lists a listing entry: published (any, in preview), in realms it may
     see (and of the visibility and noIndex it asks for), not left out by id, within its span of
     dates when it has one besides a range of positions (Scope.dates)."""
-    dates = (None, None) if scope.dates is None else date_bounds(scope.dates)
     return (
         (visibility.preview or entry[0] <= visibility.now)
         and scope.keeps(entry[1], entry[2], entry[4], entry[5], entry[6])
-        and between(DATE.key(entry), *dates)
+        and between(DATE.key(entry), *scope.date_marks)
     )
 
 
@@ -447,10 +441,10 @@ def listing_numbers(
         return first > mark if order.stored_descending else first < mark
 
     if forward:  # from the last chunk starting at or before `start`
-        at = [n for n, first in enumerate(starts) if start is not None and not before(start, first)]
-        ends = [n for n, first in enumerate(starts) if stop is not None and not before(first, stop)]
-        return list(range(at[-1] if at else 0, ends[0] if ends else count))
-    earlier = [n for n, first in enumerate(starts) if start is None or before(first, start)]
+        at = starts.leading(start, inclusive=True) if start is not None else 0
+        ends = starts.leading(stop, inclusive=False) if stop is not None else len(starts)
+        return list(range(max(at - 1, 0), ends if ends < len(starts) else count))
+    earlier = starts.leading(start, inclusive=False) if start is not None else len(starts)
     # back to the last chunk holding a key before `stop` in reading order: chunk n's keys come
     # after the next chunk's first entry (keys end with an integer `_id`: just past it at least)
     return list(
@@ -458,21 +452,64 @@ def listing_numbers(
             lambda n: (
                 stop is None or n + 1 >= count or before(stop, just_past(starts[n + 1], descending))
             ),
-            range(earlier[-1] if earlier else -1, -1, -1),
+            range(earlier - 1, -1, -1),
         )
     )
 
 
-def chunk_starts(head: Chunk, order: Order) -> list[Bound]:
+def chunk_starts(head: Chunk, order: Order) -> Starts:
     """The key (Order.key) of the first entry of each chunk of a listing, from its chunk 0
     (`starts`)."""
-    firsts = head["starts"]
-    positions = firsts.get("positions") or [None] * len(firsts["ids"])
-    return [
-        order.key((dated(moment), source_id, [], position, True, False))
-        for moment, source_id, position in zip(firsts["published_at"], firsts["ids"], positions,
-                                                strict=True)
-    ]  # fmt: skip
+    return Starts(head["starts"], order)
+
+
+class Starts(Sequence[Bound]):
+    """The key (Order.key) of the first entry of each chunk of a listing in its stored order,
+    from its chunk 0's parallel arrays (`starts`), each made when asked for: a request bisects
+    them (`leading`) and reads the few it needs, not one per chunk of the listing."""
+
+    def __init__(self, firsts: dict[str, Any], order: Order) -> None:
+        self._moments = firsts["published_at"]
+        self._ids = firsts["ids"]
+        self._positions = firsts.get("positions")
+        self.order = order
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    @overload
+    def __getitem__(self, number: int) -> Bound: ...
+
+    @overload
+    def __getitem__(self, number: slice) -> list[Bound]: ...
+
+    def __getitem__(self, number: int | slice) -> Bound | list[Bound]:
+        if isinstance(number, slice):
+            return [self[n] for n in range(*number.indices(len(self)))]
+        position = self._positions[number] if self._positions else None
+        entry = (dated(self._moments[number]), self._ids[number], [], position, True, False)
+        return self.order.key(entry)
+
+    def leading(self, mark: Any, inclusive: bool) -> int:
+        """How many chunks start before `mark` in the stored order (at it too, `inclusive`):
+        they lead the listing, so it is a bisection."""
+        if not self.order.stored_descending:
+            return (bisect.bisect_right if inclusive else bisect.bisect_left)(self, mark)
+        after = (bisect.bisect_left if inclusive else bisect.bisect_right)(_Ascending(self), mark)
+        return len(self) - after
+
+
+class _Ascending(Sequence[Bound]):
+    """The starts of a listing stored descending, oldest first (to bisect)."""
+
+    def __init__(self, starts: Starts) -> None:
+        self._starts = starts
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    def __getitem__(self, number: Any) -> Any:
+        return self._starts[len(self._starts) - 1 - number]
 
 
 @dataclass
