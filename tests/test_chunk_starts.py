@@ -1,0 +1,146 @@
+"""A listing's chunks for a span, from its chunk 0's starts (`starts`: each chunk's first entry,
+app/fixture/listings.py): found by bisection (app.listing.walk.Starts), so that a span costs the
+same in a listing of any length, and the same chunks as the rule says, one chunk at a time: stored
+ascending, chunk n holds the keys from its first entry to before the next chunk's; stored
+descending (by date, newest first), the keys after the next chunk's first entry up to its own.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from app.listing import totals, walk
+from app.listing.walk import DATE, DEFAULT, POSITION, Order
+
+ORDERS = [DATE, POSITION, DEFAULT]
+START = datetime(2023, 1, 1, tzinfo=UTC)
+
+
+def _head(order: Order, firsts: list[tuple[datetime | None, int, float]]) -> dict:
+    """A listing's chunk 0 whose chunks start with these entries (published_at, _id, position)."""
+    return {
+        "chunks": len(firsts),
+        "starts": {
+            "published_at": [moment for moment, _, _ in firsts],
+            "ids": [source_id for _, source_id, _ in firsts],
+            "positions": [position for _, _, position in firsts],
+        },
+    }
+
+
+def _random_listing(rng: random.Random, order: Order, chunks: int):
+    """A listing of `chunks` chunks of 1 to 4 entries, stored in its order, and its keys."""
+    entries = [
+        (START + timedelta(days=rng.randint(0, 30)) if rng.random() > 0.1 else None,
+         source_id, float(rng.randint(0, 30)))
+        for source_id in rng.sample(range(1, 10_000), chunks * 4)
+    ]  # fmt: skip
+
+    def key(e):
+        return order.key((walk.dated(e[0]), e[1], [], e[2], True, False))
+
+    stored = sorted(entries, key=key, reverse=order.stored_descending)
+    cuts = [0, *sorted(rng.sample(range(1, len(stored)), chunks - 1))]
+    return _head(order, [stored[at] for at in cuts]), [key(e) for e in stored]
+
+
+def _holder(starts: list, key, descending: bool) -> int:
+    """The chunk that holds a key, one chunk at a time (the rule)."""
+    held = [
+        n
+        for n, first in enumerate(starts)
+        if (key <= first if descending else key >= first)
+        and (n + 1 == len(starts) or (key > starts[n + 1] if descending else key < starts[n + 1]))
+    ]
+    return held[0] if held else -1
+
+
+def _marks(rng: random.Random, keys: list):
+    """A mark (exclusive) on a listing's keys: none, a key, or just past one either way."""
+    if rng.random() < 0.2:
+        return None
+    key = rng.choice(keys)
+    return key if rng.random() < 0.3 else walk.just_past(key, rng.random() < 0.5)
+
+
+@pytest.mark.parametrize("order", ORDERS, ids=lambda o: o.name)
+def test_the_chunk_of_a_key_and_the_chunks_inside_a_span_are_those_of_the_rule(order):
+    rng = random.Random(order.name)
+    descending = order.stored_descending
+    for _ in range(300):
+        head, keys = _random_listing(rng, order, rng.randint(1, 12))
+        starts = list(walk.chunk_starts(head, order))
+        lower, upper = _marks(rng, keys), _marks(rng, keys)
+        if lower is not None and upper is not None and lower > upper:
+            lower, upper = upper, lower
+        inside, chunk_of = totals._walked_chunks(head, order, (lower, upper))
+        for key in keys:
+            assert chunk_of(key) == _holder(starts, key, descending)
+        # wholly inside: every key it may hold lies strictly between the marks
+        expected = []
+        for n, first in enumerate(starts):
+            following = starts[n + 1] if n + 1 < len(starts) else None
+            if descending:
+                newest_in = upper is None or first < upper
+                oldest_in = following is not None and (lower is None or following >= lower)
+                if newest_in and oldest_in and (lower is None or first > lower):
+                    expected.append(n)
+            elif (lower is None or first > lower) and (
+                upper is None or (following is not None and following <= upper)
+            ):
+                expected.append(n)
+        assert list(inside) == expected, (lower, upper, starts)
+
+
+def test_a_span_of_dates_is_split_into_chunks_inside_and_across_as_the_rule_says():
+    rng = random.Random(7)
+    for _ in range(500):
+        head, keys = _random_listing(rng, DATE, rng.randint(1, 12))
+        starts = list(walk.chunk_starts(head, DATE))
+        lower, upper = _marks(rng, keys), _marks(rng, keys)
+        if lower is not None and upper is not None and lower > upper:
+            lower, upper = upper, lower
+        inner, across = totals._date_chunks(head, (lower, upper))
+        for n, newest in enumerate(starts):
+            older = starts[n + 1] if n + 1 < len(starts) else None
+            reached = not (lower is not None and newest <= lower) and not (
+                upper is not None and older is not None and older >= upper
+            )
+            inside = (upper is None or newest < upper) and (
+                older is not None and (lower is None or older >= lower)
+            )
+            assert (n in inner) == (reached and inside), (n, lower, upper, starts)
+            assert (n in across) == (reached and not inside), (n, lower, upper, starts)
+
+
+class _Counted(walk.Starts):
+    """Starts that count how many of them a request makes."""
+
+    made = 0
+
+    def __getitem__(self, number):
+        _Counted.made += 1
+        return super().__getitem__(number)
+
+
+@pytest.mark.parametrize("order", ORDERS, ids=lambda o: o.name)
+def test_a_span_costs_the_same_few_starts_in_a_listing_of_any_length(order, monkeypatch):
+    """Bisected: the starts a span makes grow with the logarithm of the listing's chunks (here
+    at most six bisections of 2^17 chunks), not with their number."""
+    monkeypatch.setattr(walk, "chunk_starts", lambda head, o: _Counted(head["starts"], o))
+    chunks = 2**17
+    firsts = [(START + timedelta(minutes=n), n + 1, float(n)) for n in range(chunks)]
+    head = _head(order, firsts[::-1] if order.stored_descending else firsts)
+    keys = sorted(walk.chunk_starts(head, order))
+    lower, upper = keys[chunks // 3], keys[chunks // 3 + 5]
+    _Counted.made = 0
+    inner, _ = totals._walked_chunks(head, order, (lower, upper))
+    # read forward (in the stored order), from the mark it starts at to the one it stops at
+    start, stop = (upper, lower) if order.stored_descending else (lower, upper)
+    numbers = walk.listing_numbers(head, order, order.stored_descending, start, stop)
+    assert len(inner) == 4 and 5 <= len(numbers) <= 7
+    assert _Counted.made <= 6 * (math.log2(chunks) + 2)
