@@ -345,10 +345,10 @@ class Scope:
         (`block`: sources that are not reachable, which a hiding realm hides) and whose noIndex
         is this."""
         return (
-            not self.denied.intersection(realm_ids)
+            self.denied.isdisjoint(realm_ids)
             and self.visible in (None, visible)
             and self.no_index in (None, no_index)
-            and not (block and self.hiding.intersection(realm_ids))
+            and not (block and not self.hiding.isdisjoint(realm_ids))
         )
 
     def allows(self, group: dict[str, Any]) -> bool:
