@@ -224,8 +224,8 @@ def shown(scope: Scope, visibility: Visibility, entry: Entry) -> bool:
     dates when it has one besides a range of positions (Scope.dates)."""
     return (
         (visibility.preview or entry[0] <= visibility.now)
-        and scope.keeps(entry[1], entry[2], entry[4], entry[5], entry[6])
         and between(DATE.key(entry), *scope.date_marks)
+        and scope.keeps(entry[1], entry[2], entry[4], entry[5], entry[6])
     )
 
 
