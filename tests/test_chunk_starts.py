@@ -144,3 +144,41 @@ def test_a_span_costs_the_same_few_starts_in_a_listing_of_any_length(order, monk
     numbers = walk.listing_numbers(head, order, order.stored_descending, start, stop)
     assert len(inner) == 4 and 5 <= len(numbers) <= 7
     assert _Counted.made <= 6 * (math.log2(chunks) + 2)
+
+
+def test_a_range_of_positions_found_from_chunk_0_holds_every_key_of_the_range():
+    """Without its tally (a page by position reads its chunk 0 anyway), a position listing's
+    chunks for a range come from its starts: the chunks wholly inside hold only keys of the
+    range, every key of the range lies in one of them or in a chunk across, and the marks around
+    the inner chunks set apart exactly their keys."""
+    rng = random.Random(11)
+    for _ in range(500):
+        head, keys = _random_listing(rng, POSITION, rng.randint(1, 12))
+        listing = ("Article", "en", None, False)
+        found = totals._PositionChunks.of(_Read({"|position|0": head}), listing)
+        starts = list(walk.chunk_starts(head, POSITION))
+        lower, upper = _marks(rng, keys), _marks(rng, keys)
+        if lower is not None and upper is not None and lower > upper:
+            lower, upper = upper, lower
+        inner, across = found.split(None, lower, upper)
+        assert not set(inner) & set(across)
+        for key in keys:
+            holder = _holder(starts, key, descending=False)
+            if walk.between(key, lower, upper):
+                assert holder in inner or holder in across, (key, lower, upper, starts)
+            if holder in inner:
+                assert walk.between(key, lower, upper), (key, lower, upper, starts)
+        if inner:
+            around = found.around(inner)
+            for key in keys:
+                assert walk.between(key, *around) == (_holder(starts, key, False) in inner)
+
+
+class _Read:
+    """What a request has read (walk.Reads.get), by the end of the chunk's `_id`."""
+
+    def __init__(self, chunks: dict) -> None:
+        self.chunks = chunks
+
+    def get(self, chunk_id: str):
+        return next((c for end, c in self.chunks.items() if chunk_id.endswith(end)), None)

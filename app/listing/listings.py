@@ -82,7 +82,7 @@ def page(
             heads += [walk.listing_chunk_id(key, 0, order.name), walk.tally_doc_id(key, order.name)]
     reads = Reads(generation, visibility)
     if walk.span_order(scope) is POSITION:
-        reads.read_missing([*heads, *totals.tally_ids(scope, visibility)])
+        reads.read_missing([*heads, *totals.tally_ids(scope, visibility, order)])
         counting = _counting_reads(reads, scope, order)
         if reads.missing(counting.edges):  # with the edges its total reads: no command more
             reads.read_missing(counting.ids())
@@ -188,7 +188,7 @@ def _first_read(scope: Scope, visibility: Visibility, order: Order) -> list[str]
     if scope.dates is not None and order.name != DATE.name:  # where the span of dates lies
         heads += walk.head_ids(scope, visibility, DATE)
     if _walks_counted(scope, order) and _own_span(scope, order)[1] is POSITION:
-        heads += totals.tally_ids(scope, visibility)  # what counts a range in another order
+        heads += totals.tally_ids(scope, visibility, order)  # what counts a range in another order
     return heads
 
 

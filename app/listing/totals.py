@@ -46,12 +46,17 @@ def span_total(reads: Reads, found: dict[str, Any], scope: Scope) -> int:
     return counted
 
 
-def tally_ids(scope: Scope, visibility: Visibility) -> list[str]:
-    """The `_id` of the tally of each position listing a range of positions counts: those of
-    the scope's groups that count (Role.sign), each once; within a span of dates
-    (Scope.dates), the chunk 0 of their date listings too (`rectangle_total`)."""
+def tally_ids(scope: Scope, visibility: Visibility, order: Order) -> list[str]:
+    """The `_id` of what finds the chunks of each position listing a range of positions counts
+    (those of the scope's groups that count, Role.sign, each once: `_PositionChunks`): its tally;
+    within a span of dates (Scope.dates), the chunk 0 of their date listings too
+    (`rectangle_total`), and, for a page by position, their own chunk 0 in place of the tally
+    (the page reads the chunks 0 of its order anyway, and a tally holds an entry per chunk)."""
     keys = [key for _, key in _counted(scope, visibility)]
-    found = [walk.tally_doc_id(key) for key in keys]
+    if scope.dates is not None and order.name == POSITION.name:
+        found = [walk.listing_chunk_id(key, 0, POSITION.name) for key in keys]
+    else:
+        found = [walk.tally_doc_id(key) for key in keys]
     if scope.dates is not None:
         found += [walk.listing_chunk_id(key, 0, DATE.name) for key in keys]
     return list(dict.fromkeys(found))
@@ -71,7 +76,8 @@ def _counted(scope: Scope, visibility: Visibility) -> list[tuple[int, Key]]:
 def rectangle_total(reads: Reads, scope: Scope) -> int:
     """The sources of a range of positions (or any of several) within a span of dates
     (Scope.dates) the request may see, per listing that counts (combined by sign, as the
-    calendars are), from its tally, its date listing's chunk 0 (read already) and its grid
+    calendars are), from its position chunks (`_PositionChunks`), its date listing's chunk 0
+    (read already) and its grid
     (app/fixture/listings.py): the position chunks wholly inside the range by the date chunks
     wholly inside the span (up to now, outside preview) from the difference of two rows of the
     grid (less the sources left out by id among them); the position chunks across the range's
@@ -83,16 +89,16 @@ def rectangle_total(reads: Reads, scope: Scope) -> int:
     dates = walk.window(scope, visibility, DATE, descending=False)
     parts: list[_Rectangle] = []
     for sign, key in _counted(scope, visibility):
-        tally = reads.get(walk.tally_doc_id(key))
+        chunks = _PositionChunks.of(reads, key)
         head = reads.get(walk.listing_chunk_id(key, 0, DATE.name))
-        if not tally or not tally["chunks"] or head is None:
+        if chunks is None or head is None:
             continue
         inner_dates, date_edges = _date_chunks(head, dates)
         for part in walk.per_range(scope):
             positions = walk.window(part, visibility, POSITION, descending=False)
-            inner, edges = _position_chunks(tally, scope, *positions)
+            inner, edges = chunks.split(scope, *positions)
             parts.append(_Rectangle(sign, key, positions, inner, edges, inner_dates,
-                                    date_edges if inner else [], head, tally))  # fmt: skip
+                                    date_edges if inner else [], head, chunks))  # fmt: skip
     reads.read_missing([chunk_id for part in parts for chunk_id in part.to_read()])
     return sum(part.sign * part.count(reads, scope) for part in parts)
 
@@ -112,7 +118,7 @@ class _Rectangle:
     inner_dates: Sequence[int]
     date_edges: list[int]
     head: Chunk
-    tally: Chunk
+    chunks: _PositionChunks
 
     def to_read(self) -> list[str]:
         """The grid rows and the chunks across the edges it counts from."""
@@ -137,10 +143,7 @@ class _Rectangle:
         counted = kept(self._entries(reads, self.edges, POSITION), self.positions)
         if not self.inner:
             return counted
-        # the positions of the inner chunks, as exclusive marks: just outside the first and last
-        first, _ = _tally_bounds(self.tally["chunks"][self.inner[0]])
-        _, last = _tally_bounds(self.tally["chunks"][self.inner[-1]])
-        between = (walk.just_past(first, descending=True), walk.just_past(last, descending=False))
+        between = self.chunks.around(self.inner)
         counted += kept(self._entries(reads, self.date_edges, DATE), between)
         if not self.inner_dates:
             return counted
@@ -229,17 +232,17 @@ def _parts(
                 found.append(_Part(key, dates, _first_last(inner), edges, []))
         return found
     for key in keys:
-        tally = reads.get(walk.tally_doc_id(key))
-        for part in walk.per_range(scope) if tally else ():
+        chunks = _PositionChunks.of(reads, key)
+        if chunks is None or (walked.name == DEFAULT.name and chunks.tally is None):
+            continue  # the default order sets apart the chunks ahead by their tallies
+        for part in walk.per_range(scope):
             positions = walk.window(part, visibility, POSITION, descending=False)
-            inner, edges = _position_chunks(tally, scope, *positions)
+            inner, edges = chunks.split(scope, *positions)
             ahead = [
                 number
                 for number in inner
                 if walked.name == DEFAULT.name
-                and walk.ahead(
-                    [g for g in tally["chunks"][number]["groups"] if scope.allows(g)], visibility
-                )
+                and walk.ahead(chunks.allowed(scope, number), visibility)
             ]
             found.append(_Part(key, positions, _first_last(inner), edges, ahead))
     return found
@@ -377,31 +380,78 @@ def _date_chunks(head: Chunk, dates: tuple[Bound | None, Bound | None]) -> tuple
     return _split(reached, past_upper, min(len(starts), from_lower) - 1)
 
 
-def _position_chunks(
-    tally: Chunk, scope: Scope, lower: Bound | None, upper: Bound | None
-) -> tuple[range, list[int]]:
-    """The chunks of a position listing (its tally's) wholly inside a range of positions
-    (exclusive marks) and those across its bounds that hold a source the request may see.
-    Bisected (the chunks' first and last keys ascend): a range costs the same in a listing of
-    any length."""
-    chunks = tally["chunks"]
+@dataclass(frozen=True)
+class _PositionChunks:
+    """The chunks of a position listing as a range of positions finds them: from its tally when
+    read (each chunk's first and last key, and its groups: a chunk across the range's bounds that
+    holds no source the request may see is left out), else from its chunk 0's starts (chunk n
+    holds the keys from its first entry to before the next chunk's; a chunk whose keys end below
+    a bound but whose next chunk starts past it counts as across it, read and counted from its
+    entries). Bisected either way (the keys ascend): a range costs the same in a listing of any
+    length."""
 
-    def first(chunk: dict[str, Any]) -> Bound:
-        return _tally_bounds(chunk)[0]
+    tally: Chunk | None
+    starts: walk.Starts | None
 
-    def last(chunk: dict[str, Any]) -> Bound:
-        return _tally_bounds(chunk)[1]
+    @classmethod
+    def of(cls, reads: Reads, key: Key) -> _PositionChunks | None:
+        """From what is read of the listing `key` (None: neither, or no chunk)."""
+        tally = reads.get(walk.tally_doc_id(key))
+        if tally is not None:
+            return cls(tally, None) if tally["chunks"] else None
+        head = reads.get(walk.listing_chunk_id(key, 0, POSITION.name))
+        return cls(None, walk.chunk_starts(head, POSITION)) if head is not None else None
 
-    reached = range(
-        bisect.bisect_right(chunks, lower, key=last) if lower is not None else 0,
-        bisect.bisect_left(chunks, upper, key=first) if upper is not None else len(chunks),
-    )
-    inner, across = _split(
-        reached,
-        bisect.bisect_right(chunks, lower, key=first) if lower is not None else 0,
-        bisect.bisect_left(chunks, upper, key=last) if upper is not None else len(chunks),
-    )
-    return inner, [n for n in across if any(scope.allows(g) for g in chunks[n]["groups"])]
+    def split(
+        self, scope: Scope, lower: Bound | None, upper: Bound | None
+    ) -> tuple[range, list[int]]:
+        """Its chunks wholly inside a range of positions (exclusive marks) and those across its
+        bounds that may hold a source the request may see."""
+        if self.tally is None:
+            starts = self.starts
+            assert starts is not None
+            reached = range(
+                max(starts.leading(lower, inclusive=True) - 1, 0) if lower is not None else 0,
+                starts.leading(upper, inclusive=False) if upper is not None else len(starts),
+            )
+            inside = _inside(starts, lower, upper)
+            return _split(reached, inside.start, inside.stop)
+        chunks = self.tally["chunks"]
+
+        def first(chunk: dict[str, Any]) -> Bound:
+            return _tally_bounds(chunk)[0]
+
+        def last(chunk: dict[str, Any]) -> Bound:
+            return _tally_bounds(chunk)[1]
+
+        reached = range(
+            bisect.bisect_right(chunks, lower, key=last) if lower is not None else 0,
+            bisect.bisect_left(chunks, upper, key=first) if upper is not None else len(chunks),
+        )
+        inner, across = _split(
+            reached,
+            bisect.bisect_right(chunks, lower, key=first) if lower is not None else 0,
+            bisect.bisect_left(chunks, upper, key=last) if upper is not None else len(chunks),
+        )
+        return inner, [n for n in across if self.allowed(scope, number=n)]
+
+    def allowed(self, scope: Scope, number: int) -> list[dict[str, Any]]:
+        """The groups of chunk `number` the request may see, from the tally (read)."""
+        assert self.tally is not None
+        return [g for g in self.tally["chunks"][number]["groups"] if scope.allows(g)]
+
+    def around(self, inner: Sequence[int]) -> tuple[Bound, Bound | None]:
+        """The keys of consecutive chunks (`inner`, some) as exclusive marks: just before the
+        first one's first key, and just past the last one's last key (from the starts: the next
+        chunk's first key; none past the last chunk)."""
+        if self.tally is None:
+            assert self.starts is not None
+            starts = self.starts
+            following = starts[inner[-1] + 1] if inner[-1] + 1 < len(starts) else None
+            return walk.just_past(starts[inner[0]], descending=True), following
+        first, _ = _tally_bounds(self.tally["chunks"][inner[0]])
+        _, last = _tally_bounds(self.tally["chunks"][inner[-1]])
+        return walk.just_past(first, descending=True), walk.just_past(last, descending=False)
 
 
 def _split(reached: range, start: int, stop: int) -> tuple[range, list[int]]:
