@@ -67,6 +67,14 @@ def _marks(rng: random.Random, keys: list):
     return key if rng.random() < 0.3 else walk.just_past(key, rng.random() < 0.5)
 
 
+def _span(rng: random.Random, keys: list):
+    """Two marks in ascending order (either may be none)."""
+    lower, upper = _marks(rng, keys), _marks(rng, keys)
+    if lower is not None and upper is not None and lower > upper:
+        return upper, lower
+    return lower, upper
+
+
 @pytest.mark.parametrize("order", ORDERS, ids=lambda o: o.name)
 def test_the_chunk_of_a_key_and_the_chunks_inside_a_span_are_those_of_the_rule(order):
     rng = random.Random(order.name)
@@ -74,9 +82,7 @@ def test_the_chunk_of_a_key_and_the_chunks_inside_a_span_are_those_of_the_rule(o
     for _ in range(300):
         head, keys = _random_listing(rng, order, rng.randint(1, 12))
         starts = list(walk.chunk_starts(head, order))
-        lower, upper = _marks(rng, keys), _marks(rng, keys)
-        if lower is not None and upper is not None and lower > upper:
-            lower, upper = upper, lower
+        lower, upper = _span(rng, keys)
         inside, chunk_of = totals._walked_chunks(head, order, (lower, upper))
         for key in keys:
             assert chunk_of(key) == _holder(starts, key, descending)
@@ -101,9 +107,7 @@ def test_a_span_of_dates_is_split_into_chunks_inside_and_across_as_the_rule_says
     for _ in range(500):
         head, keys = _random_listing(rng, DATE, rng.randint(1, 12))
         starts = list(walk.chunk_starts(head, DATE))
-        lower, upper = _marks(rng, keys), _marks(rng, keys)
-        if lower is not None and upper is not None and lower > upper:
-            lower, upper = upper, lower
+        lower, upper = _span(rng, keys)
         inner, across = totals._date_chunks(head, (lower, upper))
         for n, newest in enumerate(starts):
             older = starts[n + 1] if n + 1 < len(starts) else None
@@ -157,9 +161,7 @@ def test_a_range_of_positions_found_from_chunk_0_holds_every_key_of_the_range():
         listing = ("Article", "en", None, False)
         found = totals._PositionChunks.of(_Read({"|position|0": head}), listing)
         starts = list(walk.chunk_starts(head, POSITION))
-        lower, upper = _marks(rng, keys), _marks(rng, keys)
-        if lower is not None and upper is not None and lower > upper:
-            lower, upper = upper, lower
+        lower, upper = _span(rng, keys)
         inner, across = found.split(None, lower, upper)
         assert not set(inner) & set(across)
         for key in keys:
