@@ -479,22 +479,18 @@ def _run_closed(
         return held
     head = reads.get(walk.listing_chunk_id(key, 0, order.name))
     assert head is not None
-    starts = walk.chunk_starts(head, order)
-
-    def first_value(number: int) -> Any:  # the first order key's value a chunk starts with
-        return starts[number][0]
-
+    starts = walk.chunk_starts(head, order)  # a chunk's first value: starts[n][0]
     rest = numbers[numbers.index(held[-1]) + 1 :]
     # reading forward, the next chunk may start the run on; backwards, the last one read ends
     # on the value it starts with (stored order), which the next chunks may hold
-    value = first_value(held[-1]) if backwards else first_value(rest[0])
+    value = starts[held[-1]][0] if backwards else starts[rest[0]][0]
     closed = list(held)
     for number in rest:
-        if not backwards and first_value(number) != value:
+        if not backwards and starts[number][0] != value:
             break  # it starts past the run, and so do those after it
         if counts.get(number) != 0:
             closed.append(number)
-        if backwards and first_value(number) != value:
+        if backwards and starts[number][0] != value:
             break  # it starts before the run: those after it hold none of it
     return closed
 

@@ -77,10 +77,10 @@ def rectangle_total(reads: Reads, scope: Scope) -> int:
     """The sources of a range of positions (or any of several) within a span of dates
     (Scope.dates) the request may see, per listing that counts (combined by sign, as the
     calendars are), from its position chunks (`_PositionChunks`), its date listing's chunk 0
-    (read already) and its grid
-    (app/fixture/listings.py): the position chunks wholly inside the range by the date chunks
-    wholly inside the span (up to now, outside preview) from the difference of two rows of the
-    grid (less the sources left out by id among them); the position chunks across the range's
+    (read already) and its grid (app/fixture/listings.py): the position chunks wholly inside
+    the range by the date chunks wholly inside the span (up to now, outside preview) from the
+    difference of two rows of the grid (less the sources left out by id among them); the
+    position chunks across the range's
     bounds, and the date chunks across the span's (and now) for the positions of the chunks
     between, from their entries. The rows and the chunks across are read in one read. So the
     reads are two rows and the chunks of the four edges, whatever the size of the range and of

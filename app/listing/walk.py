@@ -20,7 +20,7 @@ import heapq
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, overload
+from typing import Any
 
 from app.listing.scopes import INF, Scope
 from app.membership import Listing
@@ -477,15 +477,7 @@ class Starts(Sequence[Bound]):
     def __len__(self) -> int:
         return len(self._ids)
 
-    @overload
-    def __getitem__(self, number: int) -> Bound: ...
-
-    @overload
-    def __getitem__(self, number: slice) -> list[Bound]: ...
-
-    def __getitem__(self, number: int | slice) -> Bound | list[Bound]:
-        if isinstance(number, slice):
-            return [self[n] for n in range(*number.indices(len(self)))]
+    def __getitem__(self, number: Any) -> Bound:  # an index (no slice: none is taken)
         position = self._positions[number] if self._positions else None
         entry = (dated(self._moments[number]), self._ids[number], [], position, True, False)
         return self.order.key(entry)
