@@ -10,6 +10,11 @@ WEB = ("home", "deep_page", "article")
 SCALE_LIMIT = 1.25
 SCALE_SIZE = 100_000  # the issue's scale target compares this size with the smallest
 FLOOR_SHARE = 0.5
+# the static floor's highest / lowest req/s over the run (first and last, every size): above
+# it the machine's speed moved more than the scale ratios can tell apart, so the run is not one
+# to judge them by (bench/run.py interleaves the sizes so that a drift moves them alike)
+STEADY_LIMIT = 1.10
+FLOOR_FIRST, FLOOR_LAST = "static floor (first)", "static floor (last)"
 
 
 # Endpoints of the Roadiz read surface (bench/commands.py READ_SURFACE) and the most database
@@ -43,8 +48,8 @@ def label(size: int) -> str:
 
 def endpoint_label(name: str, mode: str) -> str:
     """The table's name of an endpoint measured cold or warm."""
-    if name == "floor":
-        return "static floor"
+    if name == "floor":  # the cold run measures it first, the warm run last
+        return FLOOR_FIRST if mode == "cold" else FLOOR_LAST
     if name in WEB or name not in ("common_content", *READ_SURFACE_COMMANDS):
         return f"web_response {name} ({mode})"
     return f"{name} ({mode})"
@@ -135,8 +140,9 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
                 "pass": None,
             }
         )
+    out.append(_steady(rows))
     for size in sizes:
-        floor = rows[(size, "static floor")]["rps"] or 0.0
+        floor = rows[(size, FLOOR_LAST)]["rps"] or 0.0
         for name in WEB:
             rps = rows[(size, f"web_response {name} (warm)")]["rps"]
             ratio = (rps or 0.0) / max(floor, 1e-9)
@@ -149,6 +155,24 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
                 }
             )
     return out
+
+
+def _steady(rows: dict[tuple[int, str], dict[str, Any]]) -> dict[str, Any]:
+    """Whether the machine's speed held through the run: the static floor (no database) measured
+    first and last at every size, highest / lowest req/s."""
+    floors = {
+        f"{label(size)} {endpoint.removeprefix('static floor ').strip('()')}": row["rps"] or 0.0
+        for (size, endpoint), row in rows.items()
+        if endpoint in (FLOOR_FIRST, FLOOR_LAST)
+    }
+    high, low = max(floors, key=floors.__getitem__), min(floors, key=floors.__getitem__)
+    ratio = floors[high] / max(floors[low], 1e-9)
+    return {
+        "target": "steady machine: static floor req/s, highest / lowest (first, last, any size)",
+        "value": f"{floors[high]:,.0f} ({high}) / {floors[low]:,.0f} ({low}) = {ratio:.2f} "
+        f"<= {STEADY_LIMIT}",
+        "pass": ratio <= STEADY_LIMIT,
+    }
 
 
 def queries_table(results: dict[str, Any]) -> list[str]:

@@ -8,6 +8,7 @@ and writes bench/results.json.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -116,58 +117,102 @@ def measure_endpoint(url: str, workers: int) -> dict[str, Any]:
 
 
 def serve_and_measure(
-    uri: str, db: str, size: int, mode: str, urls: dict[str, str], counted: dict[str, Any]
-) -> list[dict[str, Any]]:
-    """One gunicorn (response cache off for `cold`, on for `warm`); every endpoint measured."""
+    uri: str, prepared: dict[int, dict[str, Any]], mode: str
+) -> dict[int, list[dict[str, Any]]]:
+    """One gunicorn per size (response cache off for `cold`, on for `warm`), all serving at
+    once; each endpoint measured at every size in turn, the sizes interleaved (endpoint by
+    endpoint), so that a machine whose speed drifts during the run (an engine busy after a bulk
+    load, another process) moves every size's figures alike rather than one size's ratios. The
+    static floor is measured first in the cold run and last in the warm one: how much it moved
+    says how steady the machine was (report.targets)."""
     env = {"CMS_RESPONSE_CACHE": "true" if mode == "warm" else "false"}
     workers = os.cpu_count() or 1
-    rows = []
-    with tempfile.NamedTemporaryFile(prefix="bench-gunicorn-", suffix=".log", delete=False) as f:
-        gunicorn_log = Path(f.name)
+    rows: dict[int, list[dict[str, Any]]] = {size: [] for size in prepared}
+    logs = {size: _temporary_log() for size in prepared}
     try:
-        with servers.gunicorn(uri, db, env, gunicorn_log) as (base, _):
-            for name, path in urls.items():
-                if name == "floor" and mode != "warm":
-                    continue
-                figures = measure_endpoint(base + path, workers)
-                endpoint = report.endpoint_label(name, mode)
-                cmds = counted.get(mode, {}).get(name, {}).get("commands")
-                rows.append({"endpoint": endpoint, "name": name, "mode": mode, "commands": cmds,
-                             **figures})  # fmt: skip
-                rps = "1 request" if figures["rps"] is None else f"{figures['rps']:.0f} req/s"
-                log(f"{report.label(size)}: {endpoint}: {rps}, p50 {figures['p50_ms']:.1f} ms")
+        with contextlib.ExitStack() as stack:
+            bases = {
+                size: stack.enter_context(
+                    servers.gunicorn(uri, _db_name(size), env, logs[size])
+                )[0]
+                for size in prepared
+            }
+            first = next(iter(prepared.values()))
+            names = list(endpoints(first["paths"], first["floor_bytes"]))
+            names.remove("floor")
+            names = ["floor", *names] if mode == "cold" else [*names, "floor"]
+            for name in names:
+                for size, info in prepared.items():
+                    path = endpoints(info["paths"], info["floor_bytes"])[name]
+                    figures = measure_endpoint(bases[size] + path, workers)
+                    endpoint = report.endpoint_label(name, mode)
+                    cmds = info["commands"].get(mode, {}).get(name, {}).get("commands")
+                    rows[size].append({"endpoint": endpoint, "name": name, "mode": mode,
+                                       "commands": cmds, **figures})  # fmt: skip
+                    rps = "1 request" if figures["rps"] is None else f"{figures['rps']:.0f} req/s"
+                    log(f"{report.label(size)}: {endpoint}: {rps}, p50 {figures['p50_ms']:.1f} ms")
     except Exception:
-        print(gunicorn_log.read_text(errors="replace")[-3000:], file=sys.stderr)
+        for gunicorn_log in logs.values():
+            print(gunicorn_log.read_text(errors="replace")[-3000:], file=sys.stderr)
         raise
     finally:
-        gunicorn_log.unlink(missing_ok=True)
+        for gunicorn_log in logs.values():
+            gunicorn_log.unlink(missing_ok=True)
     return rows
+
+
+def _temporary_log() -> Path:
+    with tempfile.NamedTemporaryFile(prefix="bench-gunicorn-", suffix=".log", delete=False) as f:
+        return Path(f.name)
 
 
 def _rounded(figures: dict[str, float]) -> dict[str, float]:
     return {k: round(v, 3) if isinstance(v, float) else v for k, v in figures.items()}
 
 
-def bench_size(uri: str, size: int) -> dict[str, Any]:
-    db = f"cms_bench_{size}"
+def _db_name(size: int) -> str:
+    return f"cms_bench_{size}"
+
+
+def prepare_size(uri: str, size: int) -> dict[str, Any]:
+    """Load the site of `size` sources, count each endpoint's commands and explain the slowest
+    query (the site stays loaded until every size has been measured)."""
+    db = _db_name(size)
     info = load(uri, db, size)
     log(f"{report.label(size)}: counting database commands per request")
     samples = int(setting("BENCH_QUERY_SAMPLES", "3"))
-    counted = {
+    info["commands"] = {
         "cold": commands.count(uri, db, info["paths"], WARM_UP_PATH, cache=False, samples=samples),
         "warm": commands.count(uri, db, info["paths"], WARM_UP_PATH, cache=True),
     }
-    info["slowest"] = slowest_query(uri, db, counted["cold"])
-    urls = endpoints(info["paths"], counted["cold"]["home"]["bytes"])
-    rows = serve_and_measure(uri, db, size, "cold", urls, counted)
-    rows += serve_and_measure(uri, db, size, "warm", urls, counted)
-    names = [*info["paths"], "common_content", *commands.READ_SURFACE, "floor"]
-    modes = ("cold", "warm")
-    rows.sort(key=lambda r: (names.index(r["name"]), modes.index(r["mode"])))
-    client = pymongo.MongoClient(uri)
-    client.drop_database(db)
-    client.close()
-    return {**info, "commands": counted, "rows": rows}
+    info["slowest"] = slowest_query(uri, db, info["commands"]["cold"])
+    info["floor_bytes"] = info["commands"]["cold"]["home"]["bytes"]
+    return info
+
+
+def bench_sizes(uri: str, sizes: list[int]) -> dict[str, Any]:
+    """Every size loaded first, then measured cold and warm, the sizes interleaved."""
+    prepared: dict[int, dict[str, Any]] = {}
+    try:
+        for size in sizes:
+            prepared[size] = prepare_size(uri, size)
+        rows = {size: [] for size in sizes}
+        for mode in ("cold", "warm"):
+            log(f"measuring {mode}: every endpoint at {', '.join(map(report.label, sizes))} in turn")
+            for size, measured in serve_and_measure(uri, prepared, mode).items():
+                rows[size] += measured
+    finally:
+        client = pymongo.MongoClient(uri)
+        for size in prepared:
+            client.drop_database(_db_name(size))
+        client.close()
+    out = {}
+    for size, info in prepared.items():
+        names = [*info["paths"], "common_content", *commands.READ_SURFACE, "floor"]
+        modes = ("cold", "warm")
+        rows[size].sort(key=lambda r: (names.index(r["name"]), modes.index(r["mode"])))
+        out[str(size)] = {**info, "rows": rows[size]}
+    return out
 
 
 def slowest_query(uri: str, db: str, counted: dict[str, Any]) -> dict[str, Any] | None:
@@ -206,8 +251,7 @@ def main() -> int:
             "site": {"blocks": 30, "depth": 3, "menu": 60, "seed": 1},
         }
         log(f"bench: {json.dumps(results['meta'])}")
-        for size in sizes:
-            results["sizes"][str(size)] = bench_size(uri, size)
+        results["sizes"] = bench_sizes(uri, sizes)
     results["targets"] = report.targets(results)
     results["meta"]["wall_s"] = round(time.monotonic() - STARTED, 1)
     RESULTS.write_text(json.dumps(results, indent=2, default=str) + "\n", encoding="utf-8")

@@ -7,15 +7,23 @@ from bench import report
 WEB = ("home", "deep_page", "article")
 
 
-def size(p50: dict[str, float], floor_rps: float, commands: dict[str, tuple[int, int]]):
-    """Figures of one size: p50 per endpoint (warm rows at 1000 req/s), commands as (n, depth)."""
+def size(
+    p50: dict[str, float],
+    floor_rps: float,
+    commands: dict[str, tuple[int, int]],
+    first_floor_rps: float | None = None,
+):
+    """Figures of one size: p50 per endpoint (warm rows at 1000 req/s), commands as (n, depth),
+    the static floor measured first (`first_floor_rps`, else `floor_rps`) and last."""
     rows = [
         {"endpoint": f"web_response {n} (warm)" if n in WEB else f"{n} (warm)",
          "rps": 1000.0, "p50_ms": ms, "p99_ms": ms, "commands": 0, "errors": 0}
         for n, ms in p50.items()
     ]  # fmt: skip
-    rows.append({"endpoint": "static floor", "rps": floor_rps, "p50_ms": 1.0, "p99_ms": 1.0,
-                 "commands": None, "errors": 0})  # fmt: skip
+    for endpoint, rps in (("static floor (first)", first_floor_rps or floor_rps),
+                          ("static floor (last)", floor_rps)):
+        rows.append({"endpoint": endpoint, "rps": rps, "p50_ms": 1.0, "p99_ms": 1.0,
+                     "commands": None, "errors": 0})  # fmt: skip
     cold = {n: {"commands": c, "depth": d, "bytes": 100} for n, (c, d) in commands.items()}
     return {"rows": rows, "commands": {"cold": cold}}
 
@@ -122,7 +130,8 @@ def test_read_surface_endpoints_are_named_without_web_response():
     assert report.endpoint_label("search", "cold") == "search (cold)"
     assert report.endpoint_label("common_content", "warm") == "common_content (warm)"
     assert report.endpoint_label("deep_page", "cold") == "web_response deep_page (cold)"
-    assert report.endpoint_label("floor", "warm") == "static floor"
+    assert report.endpoint_label("floor", "cold") == "static floor (first)"
+    assert report.endpoint_label("floor", "warm") == "static floor (last)"
 
 
 def test_answers_other_than_200_fail_their_own_target():
@@ -134,3 +143,21 @@ def test_answers_other_than_200_fail_their_own_target():
     bad = {"sizes": {"1000": size(P50, 1500.0, COMMANDS)}}
     bad["sizes"]["1000"]["rows"][0]["errors"] = 3
     assert verdicts(bad)[target] == (False, "3 at 1k web_response home (warm)")
+
+
+STEADY = "steady machine: static floor req/s, highest / lowest (first, last, any size)"
+
+
+def test_a_machine_whose_speed_moved_during_the_run_fails_its_own_target():
+    """The static floor (no database) measured first and last at every size: when its highest
+    req/s exceeds its lowest by more than 10 %, the run is not one to judge scale ratios by."""
+    steady = {"sizes": {"1000": size(P50, 1500.0, COMMANDS, first_floor_rps=1450.0),
+                        "100000": size(P50, 1420.0, COMMANDS)}}  # fmt: skip
+    assert verdicts(steady)[STEADY] == (
+        True, "1,500 (1k last) / 1,420 (100k first) = 1.06 <= 1.1"
+    )  # fmt: skip
+    drifted = {"sizes": {"1000": size(P50, 1500.0, COMMANDS),
+                         "100000": size(P50, 1500.0, COMMANDS, first_floor_rps=1300.0)}}  # fmt: skip
+    assert verdicts(drifted)[STEADY] == (
+        False, "1,500 (1k first) / 1,300 (100k first) = 1.15 <= 1.1"
+    )  # fmt: skip
