@@ -132,9 +132,7 @@ def serve_and_measure(
     try:
         with contextlib.ExitStack() as stack:
             bases = {
-                size: stack.enter_context(
-                    servers.gunicorn(uri, _db_name(size), env, logs[size])
-                )[0]
+                size: stack.enter_context(servers.gunicorn(uri, _db_name(size), env, logs[size]))[0]
                 for size in prepared
             }
             first = next(iter(prepared.values()))
@@ -198,7 +196,8 @@ def bench_sizes(uri: str, sizes: list[int]) -> dict[str, Any]:
             prepared[size] = prepare_size(uri, size)
         rows = {size: [] for size in sizes}
         for mode in ("cold", "warm"):
-            log(f"measuring {mode}: every endpoint at {', '.join(map(report.label, sizes))} in turn")
+            labels = ", ".join(map(report.label, sizes))
+            log(f"measuring {mode}: every endpoint at {labels} in turn")
             for size, measured in serve_and_measure(uri, prepared, mode).items():
                 rows[size] += measured
     finally:

@@ -20,8 +20,10 @@ def size(
          "rps": 1000.0, "p50_ms": ms, "p99_ms": ms, "commands": 0, "errors": 0}
         for n, ms in p50.items()
     ]  # fmt: skip
-    for endpoint, rps in (("static floor (first)", first_floor_rps or floor_rps),
-                          ("static floor (last)", floor_rps)):
+    for endpoint, rps in (
+        ("static floor (first)", first_floor_rps or floor_rps),
+        ("static floor (last)", floor_rps),
+    ):
         rows.append({"endpoint": endpoint, "rps": rps, "p50_ms": 1.0, "p99_ms": 1.0,
                      "commands": None, "errors": 0})  # fmt: skip
     cold = {n: {"commands": c, "depth": d, "bytes": 100} for n, (c, d) in commands.items()}
@@ -156,8 +158,8 @@ def test_a_machine_whose_speed_moved_during_the_run_fails_its_own_target():
     assert verdicts(steady)[STEADY] == (
         True, "1,500 (1k last) / 1,420 (100k first) = 1.06 <= 1.1"
     )  # fmt: skip
-    drifted = {"sizes": {"1000": size(P50, 1500.0, COMMANDS),
-                         "100000": size(P50, 1500.0, COMMANDS, first_floor_rps=1300.0)}}  # fmt: skip
+    slower = size(P50, 1500.0, COMMANDS, first_floor_rps=1300.0)
+    drifted = {"sizes": {"1000": size(P50, 1500.0, COMMANDS), "100000": slower}}
     assert verdicts(drifted)[STEADY] == (
         False, "1,500 (1k first) / 1,300 (100k first) = 1.15 <= 1.1"
     )  # fmt: skip
