@@ -2,8 +2,9 @@
 
 Sizes from BENCH_SIZES (default 1000,10000,100000 sources with MONGODB_URI, 1000,2000 on the
 FerretDB it starts; docs/performance.md lists every variable), BENCH_SECONDS per measurement
-(default 10), BENCH_CONCURRENCY connections (default 16). Prints one table and the targets,
-and writes bench/results.json.
+(default 10, in BENCH_ROUNDS rounds: 3), BENCH_CONCURRENCY connections (default 16). Every size
+is loaded first, then each endpoint is measured at every size in turn. Prints one table and the
+targets, and writes bench/results.json.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -101,28 +103,55 @@ def warm_up(url: str, workers: int) -> int:
 
 
 def measure_endpoint(url: str, workers: int) -> dict[str, Any]:
-    """Load figures; a single timed request when one takes longer than BENCH_SLOW_MS or does
-    not answer 200. `errors` counts the answers that were not 200 (the warm-up's too)."""
-    seconds = float(setting("BENCH_SECONDS", "10"))
+    """Load figures of one URL (`measure_interleaved`)."""
+    return measure_interleaved({0: url}, workers)[0]
+
+
+def measure_interleaved(urls: dict[int, str], workers: int) -> dict[int, dict[str, Any]]:
+    """Load figures of each URL: all warmed up, then loaded in BENCH_ROUNDS rounds of
+    BENCH_SECONDS / BENCH_ROUNDS each, the URLs in turn within every round; each figure is the
+    median of its URL's rounds (a round opens new connections: one where a single worker took
+    them all, or the machine stalled, does not decide the line). A single timed request when
+    one takes longer than BENCH_SLOW_MS or does not answer 200. `errors` counts the answers
+    that were not 200 (the warm-up's too)."""
+    rounds = max(int(setting("BENCH_ROUNDS", "3")), 1)
+    seconds = float(setting("BENCH_SECONDS", "10")) / rounds
     concurrency = int(setting("BENCH_CONCURRENCY", "16"))
-    failed = warm_up(url, workers)
-    probe, status = answered(url)
-    failed += status != 200
-    if status != 200 or probe > float(setting("BENCH_SLOW_MS", "1000")):
-        return {"rps": None, "p50_ms": round(probe, 3), "p99_ms": None, "requests": 1,
-                "errors": failed}  # fmt: skip
-    loadgen.measure(url, min(1.0, seconds), concurrency)  # warm-up
-    figures = _rounded(loadgen.measure(url, seconds, concurrency))
-    return {**figures, "errors": figures["errors"] + failed}
+    out: dict[int, dict[str, Any]] = {}
+    failed: dict[int, int] = {}
+    for key, url in urls.items():
+        failed[key] = warm_up(url, workers)
+        probe, status = answered(url)
+        failed[key] += status != 200
+        if status != 200 or probe > float(setting("BENCH_SLOW_MS", "1000")):
+            out[key] = {"rps": None, "p50_ms": round(probe, 3), "p99_ms": None, "requests": 1,
+                        "errors": failed[key]}  # fmt: skip
+            continue
+        loadgen.measure(url, min(1.0, seconds), concurrency)  # warm-up
+    loaded = [key for key in urls if key not in out]
+    runs: dict[int, list[dict[str, float]]] = {key: [] for key in loaded}
+    for _ in range(rounds):
+        for key in loaded:
+            runs[key].append(loadgen.measure(urls[key], seconds, concurrency))
+    for key in loaded:
+        found = runs[key]
+        figures = {f: statistics.median(r[f] for r in found) for f in ("rps", "p50_ms", "p99_ms")}
+        out[key] = {
+            **_rounded(figures),
+            "requests": sum(r["requests"] for r in found),
+            "errors": sum(r["errors"] for r in found) + failed[key],
+            "rounds": len(found),
+        }
+    return out
 
 
 def serve_and_measure(
     uri: str, prepared: dict[int, dict[str, Any]], mode: str
 ) -> dict[int, list[dict[str, Any]]]:
     """One gunicorn per size (response cache off for `cold`, on for `warm`), all serving at
-    once; each endpoint measured at every size in turn, the sizes interleaved (endpoint by
-    endpoint), so that a machine whose speed drifts during the run (an engine busy after a bulk
-    load, another process) moves every size's figures alike rather than one size's ratios. The
+    once; each endpoint measured at every size in turn (`measure_interleaved`: round by round),
+    so that a machine whose speed drifts during the run (an engine busy after a bulk load,
+    another process) moves every size's figures alike rather than one size's ratios. The
     static floor is measured first in the cold run and last in the warm one: how much it moved
     says how steady the machine was (report.targets)."""
     env = {"CMS_RESPONSE_CACHE": "true" if mode == "warm" else "false"}
@@ -140,11 +169,13 @@ def serve_and_measure(
             names.remove("floor")
             names = ["floor", *names] if mode == "cold" else [*names, "floor"]
             for name in names:
-                for size, info in prepared.items():
-                    path = endpoints(info["paths"], info["floor_bytes"])[name]
-                    figures = measure_endpoint(bases[size] + path, workers)
-                    endpoint = report.endpoint_label(name, mode)
-                    cmds = info["commands"].get(mode, {}).get(name, {}).get("commands")
+                urls = {
+                    size: bases[size] + endpoints(info["paths"], info["floor_bytes"])[name]
+                    for size, info in prepared.items()
+                }
+                endpoint = report.endpoint_label(name, mode)
+                for size, figures in measure_interleaved(urls, workers).items():
+                    cmds = prepared[size]["commands"].get(mode, {}).get(name, {}).get("commands")
                     rows[size].append({"endpoint": endpoint, "name": name, "mode": mode,
                                        "commands": cmds, **figures})  # fmt: skip
                     rps = "1 request" if figures["rps"] is None else f"{figures['rps']:.0f} req/s"
