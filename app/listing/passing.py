@@ -11,8 +11,9 @@ another order passes the same way, by the counts of its chunks in the grids
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from app.listing.scopes import LeftOut, Scope
@@ -71,25 +72,43 @@ class Passable:
     `exact`, else None), at most (`most`), and whether it may hold one (`holds`).
 
     A mark of a chunk of its own divides it from the chunk before; a mark of another listing's
-    may fall inside one of its chunks, across which it then lies."""
+    may fall inside one of its chunks, across which it then lies. Its marks are bisected and
+    its counts summed once (`_least`, `_most`: what the chunks before each hold, at least and at
+    most), so a page tries a cut in a few steps, not one per chunk of its window."""
 
     found: list[int]
     marks: list[Bound | None]
     exact: list[int | None]
     most: list[int]
     holds: list[bool]
+    _least: list[int] = field(init=False, repr=False)
+    _most: list[int] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._least = list(itertools.accumulate((e or 0 for e in self.exact), initial=0))
+        upper = (most if e is None else e for e, most in zip(self.exact, self.most, strict=True))
+        self._most = list(itertools.accumulate(upper, initial=0))
 
     def before(self, cut: Bound, descending: bool) -> int:
-        """How many of its chunks lie wholly before `cut` (a mark of the walk's reading order)."""
-        return sum(1 for mark in self.marks[1:] if not (cut > mark if descending else cut < mark))
+        """How many of its chunks lie wholly before `cut` (a mark of the walk's reading order):
+        those whose following mark is not past it. Its marks (from the second) run in reading
+        order, so the first one past `cut` is bisected."""
+        low, high = 1, len(self.marks)
+        while low < high:
+            middle = (low + high) // 2
+            mark = self.marks[middle]
+            if cut > mark if descending else cut < mark:  # past `cut`
+                high = middle
+            else:
+                low = middle + 1
+        return low - 1
 
     def bounds(self, cut: Bound, descending: bool, sign: int) -> tuple[int, int]:
         """At least and at most the entries it lists before `cut`, counted `sign` times: those
         of the chunks wholly before it and of the one across it."""
         whole = self.before(cut, descending)
-        least = sum(e or 0 for e in self.exact[:whole])
-        most = sum(self.most[at] if e is None else e for at, e in enumerate(self.exact[:whole]))
-        most += self.most[whole] if self.across(cut, descending) else 0
+        least, most = self._least[whole], self._most[whole]
+        most += self.most[whole] if self.across(cut, descending, whole) else 0
         return (sign * least, sign * most) if sign > 0 else (sign * most, sign * least)
 
     def after(self, cut: Bound, descending: bool) -> list[tuple[int, int | None, bool]]:
@@ -97,9 +116,10 @@ class Passable:
         whole = self.before(cut, descending)
         return list(zip(self.found, self.exact, self.holds, strict=True))[whole:]
 
-    def across(self, cut: Bound, descending: bool) -> bool:
-        """Whether its first chunk not wholly before `cut` may hold entries before it."""
-        whole = self.before(cut, descending)
+    def across(self, cut: Bound, descending: bool, whole: int | None = None) -> bool:
+        """Whether its first chunk not wholly before `cut` may hold entries before it (`whole`:
+        how many lie wholly before it, when known)."""
+        whole = self.before(cut, descending) if whole is None else whole
         return whole < len(self.found) and self.marks[whole] != cut
 
 
@@ -242,8 +262,7 @@ def _passable(
         if groups is None or window or ahead(allowed, reads.visibility):
             exact.append(None)  # read and counted from its entries when passed
             continue
-        marks_of = _chunk_marks(starts, number, order)
-        left = left_between(scope, reads.visibility, key, order, *marks_of)
+        left = _left_in_chunk(scope, reads.visibility, key, order, starts, number)
         exact.append(sum(g["count"] for g in allowed) - left)
     return Passable(found, _marks(starts, found, order, descending), exact, most, holds)
 
@@ -271,8 +290,7 @@ def counted_passable(
     exact: list[int | None] = []
     for number in found:
         count = counts.get(number)
-        marks_of = _chunk_marks(starts, number, order)
-        if count and left_between(scope, reads.visibility, key, order, *marks_of, within=within):
+        if count and _left_in_chunk(scope, reads.visibility, key, order, starts, number, within):
             count = None
         exact.append(count)
     most = [len(head["ids"]) if number == 0 else head["size"] for number in found]
@@ -291,6 +309,22 @@ def _marks(
         first = starts[found[at]] if forward else starts[found[at - 1]]
         marks.append(just_past(first, not descending) if forward else just_past(first, descending))
     return marks
+
+
+def _left_in_chunk(
+    scope: Scope,
+    visibility: Visibility,
+    key: Key,
+    order: Order,
+    starts: Sequence[Bound],
+    number: int,
+    within: Callable[[Entry], bool] = lambda entry: True,
+) -> int:
+    """The sources left out by id that chunk `number` of a listing holds (`left_between`; none
+    to look for when the request leaves none out, as most do)."""
+    if not scope.left:
+        return 0
+    return left_between(scope, visibility, key, order, *_chunk_marks(starts, number, order), within)
 
 
 def _chunk_marks(starts: Sequence[Bound], number: int, order: Order) -> tuple[Bound, Bound | None]:
