@@ -162,28 +162,38 @@ def _steady(rows: dict[tuple[int, str], dict[str, Any]]) -> list[dict[str, Any]]
     """Whether the machine's speed held while the sizes were measured: the static floor (no
     database) measured at every size at the same moment (first, then last), highest / lowest
     req/s across the sizes; and, for the record, how far it drifted from first to last (alike
-    at every size, a drift does not move the ratios: the sizes are interleaved)."""
+    at every size, a drift does not move the ratios: the sizes are interleaved). A moment with
+    fewer than two sizes measured compares nothing (a floor too slow to load-test counts as
+    not measured)."""
     floors = {
-        moment: {size: row["rps"] or 0.0 for (size, at), row in rows.items() if at == endpoint}
+        moment: {size: row["rps"] for (size, at), row in rows.items() if at == endpoint}
         for moment, endpoint in (("first", FLOOR_FIRST), ("last", FLOOR_LAST))
     }
     spreads = {
-        moment: max(by_size.values()) / max(min(by_size.values()), 1e-9)
+        moment: max(by_size.values()) / min(by_size.values())
         for moment, by_size in floors.items()
-        if by_size
+        if len(by_size) > 1 and all(by_size.values())
     }
+    unmeasured = [m for m, by_size in floors.items() if len(by_size) > 1 and m not in spreads]
     drift = ", ".join(
-        f"{floors['last'][size] / max(first, 1e-9):.2f} at {label(size)}"
+        f"{floors['last'][size] / first:.2f} at {label(size)}"
         for size, first in floors["first"].items()
-        if size in floors["last"]
+        if first and floors["last"].get(size)
     )
+    steady: dict[str, Any] = {
+        "target": "steady machine: static floor req/s across the sizes, highest / lowest"
+    }
+    if unmeasured:
+        steady.update(value=f"{', '.join(unmeasured)} not measured at every size", ok=False)
+    elif not spreads:
+        steady.update(value="one size: nothing to compare", ok=None)
+    else:
+        value = "; ".join(f"{moment} {spread:.2f}" for moment, spread in spreads.items())
+        ok = all(spread <= STEADY_LIMIT for spread in spreads.values())
+        steady.update(value=f"{value} <= {STEADY_LIMIT}", ok=ok)
+    steady["pass"] = steady.pop("ok")
     return [
-        {
-            "target": "steady machine: static floor req/s across the sizes, highest / lowest",
-            "value": "; ".join(f"{moment} {spread:.2f}" for moment, spread in spreads.items())
-            + f" <= {STEADY_LIMIT}",
-            "pass": all(spread <= STEADY_LIMIT for spread in spreads.values()),
-        },
+        steady,
         {
             "target": "static floor req/s, last / first (the machine's drift)",
             "value": drift or "not measured",
@@ -228,6 +238,12 @@ def slowest(results: dict[str, Any]) -> list[str]:
 VERDICTS = {True: "PASS", False: "FAIL", None: "----"}
 
 
+def failed(checks: list[dict[str, Any]]) -> bool:
+    """Whether a target failed (BENCH_STRICT's exit 1): one that measures nothing (None: a
+    record, or a size not measured) is printed, not failed."""
+    return any(check["pass"] is False for check in checks)
+
+
 def render_targets(checks: list[dict[str, Any]]) -> str:
     width = max(len(c["target"]) for c in checks)
     return "\n".join(
@@ -248,7 +264,9 @@ def render(results: dict[str, Any]) -> str:
         f"database: {meta['database']}; gunicorn -w {meta['gunicorn_workers']} (gthread "
         "workers with gunicorn.conf.py's threads, "
         f"CMS_SITE_VERSION_TTL=1); load generator: {meta['load_generator']}, "
-        f"{meta['concurrency']} connections, {meta['seconds']:g}s per line after a 1s warm-up",
+        f"{meta['concurrency']} connections, {meta['seconds']:g}s per line in "
+        f"{meta.get('rounds', 1)} rounds, the sizes in turn (the median of each round's req/s, "
+        "p50 and p99), after a warm-up",
         "cold = CMS_RESPONSE_CACHE=false, warm = CMS_RESPONSE_CACHE=true (separate gunicorn runs)",
         "db cmds/req: one request, in-process, after a request to another page built the site "
         "model; warm: the second request (a cache hit); the live pointer, read at most once "

@@ -102,6 +102,11 @@ def warm_up(url: str, workers: int) -> int:
     return sum(answered(url)[1] != 200 for _ in range(2 * workers))
 
 
+def load_rounds() -> int:
+    """BENCH_ROUNDS: the rounds each line's load is split in (at least 1)."""
+    return max(int(setting("BENCH_ROUNDS", "3")), 1)
+
+
 def measure_endpoint(url: str, workers: int) -> dict[str, Any]:
     """Load figures of one URL (`measure_interleaved`)."""
     return measure_interleaved({0: url}, workers)[0]
@@ -109,12 +114,12 @@ def measure_endpoint(url: str, workers: int) -> dict[str, Any]:
 
 def measure_interleaved(urls: dict[int, str], workers: int) -> dict[int, dict[str, Any]]:
     """Load figures of each URL: all warmed up, then loaded in BENCH_ROUNDS rounds of
-    BENCH_SECONDS / BENCH_ROUNDS each, the URLs in turn within every round; each figure is the
-    median of its URL's rounds (a round opens new connections: one where a single worker took
-    them all, or the machine stalled, does not decide the line). A single timed request when
-    one takes longer than BENCH_SLOW_MS or does not answer 200. `errors` counts the answers
-    that were not 200 (the warm-up's too)."""
-    rounds = max(int(setting("BENCH_ROUNDS", "3")), 1)
+    BENCH_SECONDS / BENCH_ROUNDS each, the URLs in turn within every round; req/s, p50 and p99
+    are the medians of its URL's rounds, requests and errors their sums (a round opens new
+    connections: one where a single worker took them all, or the machine stalled, does not
+    decide the line). A single timed request when one takes longer than BENCH_SLOW_MS or does
+    not answer 200. `errors` counts the answers that were not 200 (the warm-up's too)."""
+    rounds = load_rounds()
     seconds = float(setting("BENCH_SECONDS", "10")) / rounds
     concurrency = int(setting("BENCH_CONCURRENCY", "16"))
     out: dict[int, dict[str, Any]] = {}
@@ -164,13 +169,14 @@ def serve_and_measure(
                 size: stack.enter_context(servers.gunicorn(uri, _db_name(size), env, logs[size]))[0]
                 for size in prepared
             }
-            first = next(iter(prepared.values()))
-            names = list(endpoints(first["paths"], first["floor_bytes"]))
+            # the floor serves the first size's home body at every size: one workload to compare
+            floor_bytes = next(iter(prepared.values()))["floor_bytes"]
+            names = list(endpoints(next(iter(prepared.values()))["paths"], floor_bytes))
             names.remove("floor")
             names = ["floor", *names] if mode == "cold" else [*names, "floor"]
             for name in names:
                 urls = {
-                    size: bases[size] + endpoints(info["paths"], info["floor_bytes"])[name]
+                    size: bases[size] + endpoints(info["paths"], floor_bytes)[name]
                     for size, info in prepared.items()
                 }
                 endpoint = report.endpoint_label(name, mode)
@@ -181,7 +187,8 @@ def serve_and_measure(
                     rps = "1 request" if figures["rps"] is None else f"{figures['rps']:.0f} req/s"
                     log(f"{report.label(size)}: {endpoint}: {rps}, p50 {figures['p50_ms']:.1f} ms")
     except Exception:
-        for gunicorn_log in logs.values():
+        for size, gunicorn_log in logs.items():
+            print(f"--- gunicorn, {report.label(size)}:", file=sys.stderr)
             print(gunicorn_log.read_text(errors="replace")[-3000:], file=sys.stderr)
         raise
     finally:
@@ -222,8 +229,10 @@ def prepare_size(uri: str, size: int) -> dict[str, Any]:
 def bench_sizes(uri: str, sizes: list[int]) -> dict[str, Any]:
     """Every size loaded first, then measured cold and warm, the sizes interleaved."""
     prepared: dict[int, dict[str, Any]] = {}
+    written: list[int] = []  # dropped at the end, even when a size fails after its load
     try:
         for size in sizes:
+            written.append(size)
             prepared[size] = prepare_size(uri, size)
         rows = {size: [] for size in sizes}
         for mode in ("cold", "warm"):
@@ -233,7 +242,7 @@ def bench_sizes(uri: str, sizes: list[int]) -> dict[str, Any]:
                 rows[size] += measured
     finally:
         client = pymongo.MongoClient(uri)
-        for size in prepared:
+        for size in written:
             client.drop_database(_db_name(size))
         client.close()
     out = {}
@@ -277,6 +286,7 @@ def main() -> int:
             "gunicorn_workers": workers,
             "concurrency": int(setting("BENCH_CONCURRENCY", "16")),
             "seconds": float(setting("BENCH_SECONDS", "10")),
+            "rounds": load_rounds(),
             "sizes": sizes,
             "site": {"blocks": 30, "depth": 3, "menu": 60, "seed": 1},
         }
@@ -287,7 +297,7 @@ def main() -> int:
     RESULTS.write_text(json.dumps(results, indent=2, default=str) + "\n", encoding="utf-8")
     print(report.render(results))
     strict = setting("BENCH_STRICT", "false") == "true"
-    return 1 if strict and not all(t["pass"] for t in results["targets"]) else 0
+    return 1 if strict and report.failed(results["targets"]) else 0
 
 
 if __name__ == "__main__":

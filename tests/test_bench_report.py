@@ -49,6 +49,7 @@ def test_every_target_passes_on_good_figures_at_the_issue_sizes():
     assert found["100k warm web_response home / static floor req/s"] == (True, "67% >= 50%")
     assert found[DRIFT] == (None, "1.00 at 1k, 1.00 at 100k")  # a record, not a target
     assert all(ok for target, (ok, _) in found.items() if target != DRIFT)
+    assert not report.failed(report.targets(results))  # BENCH_STRICT exits 0
 
 
 def test_too_many_commands_a_slower_large_site_and_a_slow_service_fail():
@@ -59,6 +60,7 @@ def test_too_many_commands_a_slower_large_site_and_a_slow_service_fail():
     assert found["db commands home <= 4 + tree depth"] == (False, "8 <= 4 + 3 = 7")
     assert found["p50 100k / 1k: web_response article (warm)"] == (False, "1.26 <= 1.25")
     assert found["100k warm web_response home / static floor req/s"] == (False, "48% >= 50%")
+    assert report.failed(report.targets(results))  # BENCH_STRICT exits 1
 
 
 def test_the_scale_target_is_not_measured_below_100k():
@@ -163,3 +165,14 @@ def test_sizes_measured_apart_by_more_than_the_floor_allows_fail_their_own_targe
                        "100000": size(P50, 1500.0, COMMANDS, first_floor_rps=1300.0)}}  # fmt: skip
     assert verdicts(apart)[STEADY] == (False, "first 1.15; last 1.00 <= 1.1")
     assert verdicts(apart)[DRIFT] == (None, "1.00 at 1k, 1.15 at 100k")
+
+
+def test_the_steady_machine_compares_nothing_at_one_size_and_fails_an_unmeasured_floor():
+    one = {"sizes": {"1000": size(P50, 1500.0, COMMANDS, first_floor_rps=1200.0)}}
+    assert verdicts(one)[STEADY] == (None, "one size: nothing to compare")
+    assert verdicts(one)[DRIFT] == (None, "1.25 at 1k")
+    stalled = size(P50, 1500.0, COMMANDS)
+    stalled["rows"][-2]["rps"] = None  # its first floor too slow to load-test
+    results = {"sizes": {"1000": size(P50, 1500.0, COMMANDS), "100000": stalled}}
+    assert verdicts(results)[STEADY] == (False, "first not measured at every size")
+    assert verdicts(results)[DRIFT] == (None, "1.00 at 1k")
