@@ -170,8 +170,9 @@ def serve_and_measure(
                 for size in prepared
             }
             # the floor serves the first size's home body at every size: one workload to compare
-            floor_bytes = next(iter(prepared.values()))["floor_bytes"]
-            names = list(endpoints(next(iter(prepared.values()))["paths"], floor_bytes))
+            first = next(iter(prepared.values()))
+            floor_bytes = first["floor_bytes"]
+            names = list(endpoints(first["paths"], floor_bytes))
             names.remove("floor")
             names = ["floor", *names] if mode == "cold" else [*names, "floor"]
             for name in names:
