@@ -354,10 +354,13 @@ class Generation:
         visibility: Visibility,
         *,
         groups: list[Group],
+        summed: bool = False,
     ) -> dict[tuple[str, str, Group], dict[str, Any]]:
         """The materialised calendars of some types (or ALL_TYPES) and groups (none, a tag, a pair
         of tags, a listed parent...), in some translations for the request's visibility class, by
-        (type, translation, group), in one read; a scope without sources has none."""
+        (type, translation, group), in one read; a scope without sources has none. `summed`: what
+        a total reads, every month together (`dated`) and `undated`, not the months; a calendar
+        written before `dated` is read again whole (one read more, for such a generation only)."""
         keys = {
             calendar_id(node_type, locale, preview=visibility.preview, group=group): (
                 node_type, locale, group
@@ -366,7 +369,11 @@ class Generation:
             for node_type in node_types
             for locale in locales
         }  # fmt: skip
-        return {keys[found["_id"]]: found for found in self._by_ids("calendars", list(keys))}
+        fields = {"dated": True, "undated": True} if summed else None
+        found = {doc["_id"]: doc for doc in self._by_ids("calendars", list(keys), fields)}
+        older = [calendar for calendar, doc in found.items() if summed and "dated" not in doc]
+        found.update({doc["_id"]: doc for doc in self._by_ids("calendars", older)})
+        return {keys[calendar]: doc for calendar, doc in found.items()}
 
     def listed_parents(self) -> frozenset[int]:
         """The parents whose children have calendars and listings (query_plan.PARENT_LISTED);
@@ -400,13 +407,13 @@ class Generation:
         found = self._listed_by_ids(source_ids, visibility, LISTED, visible_only=False)
         return [found[i] for i in source_ids if i in found]
 
-    def _by_ids(self, kind: str, ids: list[Any]) -> Any:
-        """Documents by `_id`: an equality for one (the lookup every engine pushes down, FerretDB
-        1.24 included), else `$in`."""
+    def _by_ids(self, kind: str, ids: list[Any], fields: dict[str, bool] | None = None) -> Any:
+        """Documents by `_id` (`fields`: only those): an equality for one (the lookup every engine
+        pushes down, FerretDB 1.24 included), else `$in`."""
         if not ids:
             return []
         query = {"_id": ids[0]} if len(ids) == 1 else {"_id": {"$in": ids}}
-        return self._collection(kind).find(query).hint(ID_INDEX)
+        return self._collection(kind).find(query, fields).hint(ID_INDEX)
 
     def count_scheduled(self, query: dict[str, Any], visibility: Visibility, *, index: str) -> int:
         """Sources matching `query` whose status `visibility` shows but whose publication is

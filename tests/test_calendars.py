@@ -17,6 +17,7 @@ from app.listing import calendar, listings, plain
 from app.listing.tag_conditions import TAG_SETS_MAX, tag_sets
 from app.publication import Visibility
 from app.query_plan import ALL_TYPES, month_of, order_index
+from app.store import collection_name
 from tests.conftest import JWT_SECRET, demo_site
 from tests.helpers import TOKEN_LIFE, freeze_request_clock, node, plain_query, sample
 
@@ -77,7 +78,11 @@ def by_calendar(generation, query, visibility):
     # sources left out (a tag, the home) leave bounds of dates: a month they cannot tell is read
     # from its entries in the date listing
     months = listings.months(generation, scope, visibility)
-    return months, calendar.total(found, scope, visibility, scheduled)
+    total = calendar.total(found, scope, visibility, scheduled)
+    # a total reads every month as one (`dated`): the same count
+    summed = calendar.read(generation, scope, visibility, summed=True)
+    assert calendar.total(summed, scope, visibility, scheduled) == total
+    return months, total
 
 
 LOCALES = ("en", "fr", {"$in": ["en", "fr"]}, {"$in": ["fr", "en", "de"]})
@@ -611,6 +616,53 @@ def test_an_unfiltered_archive_and_collection_read_the_calendar(make_app):
     # a tag and every translation: the tag calendars of both translations in one read
     years, count = commands(client, store, "/api/articles/archives?node.nodesTags.tag=/api/tags/1")
     assert count == 2 and years["hydra:totalItems"] == 3
+
+
+def test_a_calendar_holds_its_months_summed_for_a_total(generation, store):
+    """`dated`: the groups of every month together (count added, first and last the outermost),
+    what a total reads in place of the months."""
+    checked = 0
+    for found in store.db[collection_name("calendars", generation.version)].find():
+        summed: dict[tuple, dict] = {}
+        for month in found["months"]:
+            for group in month["groups"]:
+                key = (tuple(group["realm_ids"]), group["visible"], group["block"],
+                       group["no_index"])  # fmt: skip
+                same = summed.setdefault(key, {**group, "count": 0})
+                same["count"] += group["count"]
+                same["first"] = min(same["first"], group["first"])
+                same["last"] = max(same["last"], group["last"])
+        assert sorted(found["dated"], key=repr) == sorted(summed.values(), key=repr), found["_id"]
+        checked += len(found["months"]) > 1
+    assert checked > 10  # calendars of several months
+
+
+def test_a_total_reads_the_calendars_without_their_months(generation):
+    keys = [("Article", "en", None), ("Article", "fr", None)]
+    found = generation.calendars(["Article"], ["en", "fr"], Visibility(now=datetime.now(UTC)),
+                                 groups=[None], summed=True)  # fmt: skip
+    assert sorted(found) == keys
+    assert all(sorted(doc) == ["_id", "dated", "undated"] for doc in found.values())
+
+
+def test_a_calendar_written_before_dated_is_read_again_whole(make_app):
+    """A generation loaded before calendars held `dated`: a total reads its months (one read
+    more) and counts the same."""
+    app = make_app(RESPONSE_CACHE=False)
+    client, store = app.test_client(), app.extensions["cms.store"]
+    client.get("/api/articles")  # the site model
+    urls = ["/api/articles?_locale=en&itemsPerPage=2",
+            "/api/articles?_locale=en&itemsPerPage=2&not[node.nodesTags.tag.tagName]=news",
+            "/api/articles?itemsPerPage=0&node.nodesTags.tag.tagName[]=news"
+            "&node.nodesTags.tag.tagName[]=events"]  # fmt: skip
+    before = [commands(client, store, url) for url in urls]
+    version = store.live()["version"]
+    store.db[collection_name("calendars", version)].update_many({}, {"$unset": {"dated": ""}})
+    after = [commands(client, store, url) for url in urls]
+    assert [body["hydra:totalItems"] for body, _ in after] == [
+        body["hydra:totalItems"] for body, _ in before
+    ]
+    assert [count for _, count in after] == [count + 1 for _, count in before]
 
 
 def test_archives_of_a_tag_left_out_read_the_month_entries_when_the_calendar_cannot_tell(

@@ -18,8 +18,13 @@ from app.publication import Visibility
 from app.query_plan import month_of
 from app.store import Generation
 
+# The one month of a calendar read `summed`: every month together.
+EVERY_MONTH = "*"
 
-def read(generation: Generation, scope: Scope, visibility: Visibility) -> dict[str, Any]:
+
+def read(
+    generation: Generation, scope: Scope, visibility: Visibility, *, summed: bool = False
+) -> dict[str, Any]:
     """The calendar of a scope: the calendars of its types and translations in one read, merged
     (months newest first; types and translations are disjoint); an empty one when no source is in
     it. The calendars of its other groups (Scope.groups) come in the same read: a second tag's
@@ -28,13 +33,20 @@ def read(generation: Generation, scope: Scope, visibility: Visibility) -> dict[s
     the tag left out) is taken away, group by group, and so are the sources it leaves out by id
     that it lists (Scope.found_left: known from their own fields, with no read).
     The totals are exact, but such a group's first and last dates are those of the whole group
-    (bounds: `months` tells a month from them when it can)."""
+    (bounds: `months` tells a month from them when it can). `summed` (a total's, with no span of
+    dates): each calendar's months read as one, EVERY_MONTH (its `dated`), so what a total reads
+    and sums does not grow with the months the site spans; its `first` and `last` are bounds of
+    every month's, and `to_come` may then ask for the count of those still to come (exact) where
+    the months would have told none is left."""
     if scope.void:
         return _merged([])
     groups = scope.groups
     found = generation.calendars(
-        list(scope.node_types), list(scope.locales), visibility, groups=list(groups.values())
-    )
+        list(scope.node_types), list(scope.locales), visibility, groups=list(groups.values()),
+        summed=summed,
+    )  # fmt: skip
+    if summed:
+        found = {key: _every_month(calendar) for key, calendar in found.items()}
 
     calendars = []
     for node_type in scope.node_types:
@@ -46,12 +58,24 @@ def read(generation: Generation, scope: Scope, visibility: Visibility) -> dict[s
     left = scope.found_left(visibility.preview)
     if not left:
         return _merged(calendars)
-    return _without(_summed(_merged(calendars)), _calendar_of(left))
+    return _without(_summed(_merged(calendars)), _calendar_of(left, summed))
 
 
-def _calendar_of(found: list[Found]) -> dict[str, Any]:
+def _every_month(calendar: dict[str, Any]) -> dict[str, Any]:
+    """A calendar read `summed` with its months as one (EVERY_MONTH): its `dated`, or, written
+    before it, its months' groups summed."""
+    if "dated" in calendar:
+        dated = calendar["dated"]
+    else:
+        dated = _summed_groups([group for month in calendar["months"] for group in month["groups"]])
+    months = [{"month": EVERY_MONTH, "groups": dated}] if dated else []
+    return {"months": months, "undated": calendar["undated"]}
+
+
+def _calendar_of(found: list[Found], summed: bool = False) -> dict[str, Any]:
     """The calendar of a few sources (each in the group of its realm set, visibility, block and
-    noIndex; one group per key and month, as `_without` takes them)."""
+    noIndex; one group per key and month, as `_without` takes them; `summed`: every month as
+    one, as `read` takes them then)."""
     months: dict[str, list[dict[str, Any]]] = {}
     undated: list[dict[str, Any]] = []
     for moment, realm_ids, *flags in found:
@@ -59,7 +83,7 @@ def _calendar_of(found: list[Found]) -> dict[str, Any]:
         if moment is None:
             undated.append(group)
             continue
-        months.setdefault(month_of(moment), []).append(group)
+        months.setdefault(EVERY_MONTH if summed else month_of(moment), []).append(group)
     return _summed({"months": [{"month": m, "groups": g} for m, g in months.items()],
                     "undated": undated})  # fmt: skip
 
@@ -122,26 +146,30 @@ def _union(
 
 
 def _summed(calendar: dict[str, Any]) -> dict[str, Any]:
-    """A calendar with one group per key and month (merged calendars may have several: their
-    counts added, their first and last dates the outermost), as `_without` takes them."""
-
-    def summed(groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        found: dict[CalendarGroup, dict[str, Any]] = {}
-        for group in groups:
-            key = _group_key(group)
-            if key not in found:
-                found[key] = group
-                continue
-            same = found[key] = {**found[key], "count": found[key]["count"] + group["count"]}
-            if "first" in group:
-                same["first"] = min(same["first"], group["first"])
-                same["last"] = max(same["last"], group["last"])
-        return list(found.values())
-
+    """A calendar with one group per key and month (merged calendars may have several), as
+    `_without` takes them."""
     return {
-        "months": [{**month, "groups": summed(month["groups"])} for month in calendar["months"]],
-        "undated": summed(calendar["undated"]),
+        "months": [
+            {**month, "groups": _summed_groups(month["groups"])} for month in calendar["months"]
+        ],
+        "undated": _summed_groups(calendar["undated"]),
     }
+
+
+def _summed_groups(groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One group per key: the counts of the same key's added, their first and last dates the
+    outermost."""
+    found: dict[CalendarGroup, dict[str, Any]] = {}
+    for group in groups:
+        key = _group_key(group)
+        if key not in found:
+            found[key] = group
+            continue
+        same = found[key] = {**found[key], "count": found[key]["count"] + group["count"]}
+        if "first" in group:
+            same["first"] = min(same["first"], group["first"])
+            same["last"] = max(same["last"], group["last"])
+    return list(found.values())
 
 
 def _merged(found: list[dict[str, Any]]) -> dict[str, Any]:
