@@ -271,9 +271,10 @@ every status preview shows), the months that have dated sources, newest first, w
 (`realm_ids`), node visibility (`visible`), `block` (blocks, sources that are not reachable, in
 a realm: a `hide_blocks` realm hides them) and the sources' `no_index` (the `noIndex` filter) the
 number of sources (`count`) and their earliest and
-latest `published_at` (`first`, `last`), the same of every month together (`dated`, which a
-total reads in place of the months: what it reads does not grow with the months the site spans),
-and the undated sources per the same groups (`undated`). `_id` is `<type>|<locale>|<class>`, and
+latest `published_at` (`first`, `last`), the same of every month together (`dated`, which the
+total of a request taking nothing away reads in place of the months: what it reads does not grow
+with the months the site spans), and the undated sources per the same groups (`undated`). `_id`
+is `<type>|<locale>|<class>`, and
 `<type>|<locale>|<class>|tag=<tag id>` for a tag, `<type>|<locale>|<class>|tags=<tag id>+<tag
 id>` for the sources carrying both tags of a pair (the smaller id first; for every pair some
 source carries, when the site has at most {TAG_PAIRS_MAX} such pairs: listings, below),
@@ -309,9 +310,9 @@ translations in one read by `_id` instead of every matching source: a month is l
 allowed realm set has `first <= now` (for a tag left out or the second of two, whose groups keep
 the whole group's dates as bounds: `last <= now`; when a month has no such group but one with
 dates on both sides of now, the whole archive is read from `sources`),
-and the total is the allowed counts of `dated` and `undated` (read without the months) minus the
-sources still to come, which the first listing chunks (below) or one indexed count give only when
-an allowed `last` is after now. Other filters
+and the total is the allowed counts (of `dated`, read without the months, when nothing is taken
+away; of `undated` too in preview) minus the sources still to come, which the first listing chunks
+(below) or one indexed count give only when an allowed `last` is after now. Other filters
 query `sources` (docs/performance.md, bounded counts and archives).""",
     "listings": f"""\
 Materialised listings (app/fixture/listings.py): for each node type (and across types, `*`),

@@ -18,12 +18,12 @@ from app.publication import Visibility
 from app.query_plan import month_of
 from app.store import Generation
 
-# The one month of a calendar read `summed`: every month together.
+# The one month of a calendar read for a total only (`read`): every month together.
 EVERY_MONTH = "*"
 
 
 def read(
-    generation: Generation, scope: Scope, visibility: Visibility, *, summed: bool = False
+    generation: Generation, scope: Scope, visibility: Visibility, *, total_only: bool = False
 ) -> dict[str, Any]:
     """The calendar of a scope: the calendars of its types and translations in one read, merged
     (months newest first; types and translations are disjoint); an empty one when no source is in
@@ -33,13 +33,15 @@ def read(
     the tag left out) is taken away, group by group, and so are the sources it leaves out by id
     that it lists (Scope.found_left: known from their own fields, with no read).
     The totals are exact, but such a group's first and last dates are those of the whole group
-    (bounds: `months` tells a month from them when it can). `summed` (a total's, with no span of
-    dates): each calendar's months read as one, EVERY_MONTH (its `dated`), so what a total reads
-    and sums does not grow with the months the site spans; its `first` and `last` are bounds of
-    every month's, and `to_come` may then ask for the count of those still to come (exact) where
-    the months would have told none is left."""
+    (bounds: `months` tells a month from them when it can). `total_only` (for `total` and
+    `to_come`): with no span of dates and nothing taken away (Scope.counts_once), each calendar's
+    months are read as one, EVERY_MONTH (its `dated`), so what a total reads and sums does not
+    grow with the months the site spans. Not when something is taken away: a source still to
+    come that it leaves out empties its month's group, but summed, its group's last date stays
+    after now, and the total would ask for the scheduled count (exact, one command more)."""
     if scope.void:
         return _merged([])
+    summed = total_only and scope.span is None and scope.counts_once
     groups = scope.groups
     found = generation.calendars(
         list(scope.node_types), list(scope.locales), visibility, groups=list(groups.values()),
@@ -58,7 +60,7 @@ def read(
     left = scope.found_left(visibility.preview)
     if not left:
         return _merged(calendars)
-    return _without(_summed(_merged(calendars)), _calendar_of(left, summed))
+    return _without(_summed(_merged(calendars)), _calendar_of(left))
 
 
 def _every_month(calendar: dict[str, Any]) -> dict[str, Any]:
@@ -72,10 +74,9 @@ def _every_month(calendar: dict[str, Any]) -> dict[str, Any]:
     return {"months": months, "undated": calendar["undated"]}
 
 
-def _calendar_of(found: list[Found], summed: bool = False) -> dict[str, Any]:
+def _calendar_of(found: list[Found]) -> dict[str, Any]:
     """The calendar of a few sources (each in the group of its realm set, visibility, block and
-    noIndex; one group per key and month, as `_without` takes them; `summed`: every month as
-    one, as `read` takes them then)."""
+    noIndex; one group per key and month, as `_without` takes them)."""
     months: dict[str, list[dict[str, Any]]] = {}
     undated: list[dict[str, Any]] = []
     for moment, realm_ids, *flags in found:
@@ -83,7 +84,7 @@ def _calendar_of(found: list[Found], summed: bool = False) -> dict[str, Any]:
         if moment is None:
             undated.append(group)
             continue
-        months.setdefault(EVERY_MONTH if summed else month_of(moment), []).append(group)
+        months.setdefault(month_of(moment), []).append(group)
     return _summed({"months": [{"month": m, "groups": g} for m, g in months.items()],
                     "undated": undated})  # fmt: skip
 

@@ -92,7 +92,7 @@ def page(
             total = totals.position_total(reads, scope)
         return _page(reads, scope, page_, order, descending, total)
     dated = walk.head_ids(scope, visibility, DATE, counting=True)
-    found = calendar.read(generation, scope, visibility, summed=scope.span is None)
+    found = calendar.read(generation, scope, visibility, total_only=True)
     to_come = scope.span is None and calendar.to_come(found, scope, visibility)
     reads.read_missing([*heads, *(dated if to_come else [])])
 

@@ -297,6 +297,17 @@ class Scope:
         left out by id: those of whole groups, bounds only: `calendar.read`)."""
         return set(self.groups) == {Role.OWN} and not self.left
 
+    @property
+    def counts_once(self) -> bool:
+        """Whether every source its calendars count is one it lists: its groups are a tag's or
+        a union of tags' (each source in them counted once in all, by inclusion and exclusion),
+        none taken away (a tag left out, a general tag condition's sets, the sources left out by
+        id). Its calendars' months summed then tell a source still to come as the months do
+        (`calendar.read`, `total_only`)."""
+        return not self.left and all(
+            isinstance(role, Role) and not role.taken for role in self.groups
+        )
+
     def _group_of(self, *tags: int) -> Group:
         """The group of the sources carrying all these tags (none: all of them; two or more:
         their tags_group), within its parent, if it names one."""

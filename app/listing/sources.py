@@ -329,7 +329,7 @@ def collection(context: RequestContext, plural: str, path: str, args: MultiDict)
 def _plain_total(context: RequestContext, query: dict[str, Any], scope: Scope) -> int:
     """The total of a plain request from its calendar (no count of every match)."""
     visibility = context.visibility
-    found = calendar.read(context.site.generation, scope, visibility, summed=scope.span is None)
+    found = calendar.read(context.site.generation, scope, visibility, total_only=True)
     return calendar.total(found, scope, visibility, _scheduled_count(context, query))
 
 
