@@ -371,7 +371,9 @@ class Generation:
         }  # fmt: skip
         fields = {"dated": True, "undated": True} if summed else None
         found = {doc["_id"]: doc for doc in self._by_ids("calendars", list(keys), fields)}
-        older = [calendar for calendar, doc in found.items() if summed and "dated" not in doc]
+        older = (
+            [calendar for calendar, doc in found.items() if "dated" not in doc] if summed else []
+        )
         found.update({doc["_id"]: doc for doc in self._by_ids("calendars", older)})
         return {keys[calendar]: doc for calendar, doc in found.items()}
 
