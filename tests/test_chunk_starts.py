@@ -3,6 +3,7 @@ app/fixture/listings.py): found by bisection (app.listing.walk.Starts), so that 
 same in a listing of any length, and the same chunks as the rule says, one chunk at a time: stored
 ascending, chunk n holds the keys from its first entry to before the next chunk's; stored
 descending (by date, newest first), the keys after the next chunk's first entry up to its own.
+A chunk's own entries within a span are found by the same bisection (`within`).
 """
 
 from __future__ import annotations
@@ -184,3 +185,49 @@ class _Read:
 
     def get(self, chunk_id: str):
         return next((c for end, c in self.chunks.items() if chunk_id.endswith(end)), None)
+
+
+def _chunk(rng: random.Random, order: Order, size: int) -> dict:
+    """A listing chunk of `size` entries stored in its order, as app/fixture/listings.py writes
+    one (its parallel arrays; realms, hidden and no_index at a few entries)."""
+    entries = [
+        (START + timedelta(days=rng.randint(0, 30)) if rng.random() > 0.1 else None,
+         source_id, float(rng.randint(0, 30)))
+        for source_id in rng.sample(range(1, 10_000), size)
+    ]  # fmt: skip
+
+    def key(e):
+        return order.key((walk.dated(e[0]), e[1], [], e[2], True, False))
+
+    stored = sorted(entries, key=key, reverse=order.stored_descending)
+    marked = sorted(rng.sample(range(size), min(size, 3)))
+    return {
+        "published_at": [moment for moment, _, _ in stored],
+        "ids": [source_id for _, source_id, _ in stored],
+        "positions": [position for _, _, position in stored],
+        "realms": [{"at": at, "ids": [at + 1], "block": at % 2 == 0} for at in marked],
+        "hidden": marked[:1],
+        "no_index": marked[1:2],
+    }
+
+
+@pytest.mark.parametrize("order", ORDERS, ids=lambda o: o.name)
+def test_the_entries_within_marks_are_those_of_the_whole_chunk_strictly_between_them(order):
+    """A chunk across a span's edge is counted from the entries inside it only, found by
+    bisection (walk.listing_entries `within`): the same entries, with the same fields, in the
+    same reading order, as the whole chunk filtered by the marks."""
+    rng = random.Random(f"within {order.name}")
+    key = ("Article", "en", "-", False)
+    for _ in range(300):
+        chunk = _chunk(rng, order, rng.randint(1, 12))
+        chunk_id = walk.listing_chunk_id(key, 0, order.name)
+        reads = walk.Reads(generation=None, visibility=None, chunks={chunk_id: chunk})
+        keys = [order.key(e) for e in walk.listing_entries(reads, key, [0], order.name, True)]
+        lower, upper = _span(rng, keys)
+        for forward in (True, False):
+            whole = walk.listing_entries(reads, key, [0], order.name, forward)
+            expected = [e for e in whole if walk.between(order.key(e), lower, upper)]
+            within = walk.listing_entries(
+                reads, key, [0], order.name, forward, within=(lower, upper)
+            )
+            assert list(within) == expected, (lower, upper, keys)

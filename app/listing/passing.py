@@ -214,7 +214,8 @@ def passed_by(
     reads.read_missing([*first_chunks(to_count, order, reach=None), *firsts])
     lower, upper = (cut, start) if descending else (start, cut)
     for sign, key in counted:
-        entries = listing_entries(reads, key, to_count[key], order.name, forward)
+        entries = listing_entries(reads, key, to_count[key], order.name, forward,
+                                  within=(lower, upper))  # fmt: skip
         passed += sign * sum(
             1
             for e in entries

@@ -8,7 +8,6 @@ The reads follow the span's edges, not the site.
 from __future__ import annotations
 
 import bisect
-import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -97,7 +96,7 @@ def rectangle_total(reads: Reads, scope: Scope) -> int:
         for part in walk.per_range(scope):
             positions = walk.window(part, visibility, POSITION, descending=False)
             inner, edges = chunks.split(scope, *positions)
-            parts.append(_Rectangle(sign, key, positions, inner, edges, inner_dates,
+            parts.append(_Rectangle(sign, key, positions, dates, inner, edges, inner_dates,
                                     date_edges if inner else [], head, chunks))  # fmt: skip
     reads.read_missing([chunk_id for part in parts for chunk_id in part.to_read()])
     return sum(part.sign * part.count(reads, scope) for part in parts)
@@ -113,6 +112,7 @@ class _Rectangle:
     sign: int
     key: Key
     positions: tuple[Bound | None, Bound | None]
+    dates: tuple[Bound | None, Bound | None]
     inner: Sequence[int]
     edges: list[int]
     inner_dates: Sequence[int]
@@ -140,11 +140,11 @@ class _Rectangle:
                 if walk.between(POSITION.key(e), *positions) and walk.shown(scope, visibility, e)
             )
 
-        counted = kept(self._entries(reads, self.edges, POSITION), self.positions)
+        counted = kept(self._entries(reads, self.edges, POSITION, self.positions), self.positions)
         if not self.inner:
             return counted
         between = self.chunks.around(self.inner)
-        counted += kept(self._entries(reads, self.date_edges, DATE), between)
+        counted += kept(self._entries(reads, self.date_edges, DATE, self.dates), between)
         if not self.inner_dates:
             return counted
         run = (self.inner[0], self.inner[-1])
@@ -162,10 +162,15 @@ class _Rectangle:
             and scope.admits(list(source.realm_ids), source.visible, source.block, source.no_index)
         )
 
-    def _entries(self, reads: Reads, numbers: list[int], order: Order) -> Iterator[Entry]:
-        return itertools.chain.from_iterable(
-            walk.listing_entries(reads, self.key, [n], order.name, forward=True) for n in numbers
-        )
+    def _entries(
+        self,
+        reads: Reads,
+        numbers: list[int],
+        order: Order,
+        within: tuple[Bound | None, Bound | None],
+    ) -> Iterator[Entry]:
+        """The entries of chunks `numbers` in `order` strictly within its marks `within`."""
+        return walk.listing_entries(reads, self.key, numbers, order.name, True, within=within)
 
 
 def _between(
@@ -318,7 +323,10 @@ def chunk_counts(
         counts = found.setdefault(part.key, dict.fromkeys(inside, 0))
 
         for numbers, step in ((part.edges, 1), (part.ahead, -1)):
-            for e in walk.listing_entries(reads, part.key, numbers, spanned.name, forward=True):
+            # across the span's bounds, only its entries inside them count
+            within = part.bounds if step > 0 else None
+            for e in walk.listing_entries(reads, part.key, numbers, spanned.name, True,
+                                          within=within):  # fmt: skip
                 number = chunk_of(walked.key(e))
                 if not walk.between(walked.key(e), *window) or number not in counts:
                     continue
@@ -503,7 +511,9 @@ def position_total(reads: Reads, scope: Scope) -> int:
     edges = [walk.listing_chunk_id(key, number, POSITION.name) for _, key, number, *_ in across]
     reads.read_missing(edges)
     for sign, key, number, lower, upper in across:
-        entries = walk.listing_entries(reads, key, [number], POSITION.name, forward=True)
+        entries = walk.listing_entries(
+            reads, key, [number], POSITION.name, forward=True, within=(lower, upper)
+        )
         counted += sign * sum(
             1
             for e in entries

@@ -573,11 +573,14 @@ def listing_entries(
     order: str,
     forward: bool,
     tallies: _Tallies | None = None,
+    within: tuple[Bound | None, Bound | None] | None = None,
 ) -> Iterator[Entry]:
     """The entries of one listing in reading order; a chunk not read yet is read when reached,
     and kept (a walk of the same listing again does not read it again); with `tallies`, with
     the chunks after it that hold the walk, and not at all when it holds no entry the request
-    may see (`_Tallies`)."""
+    may see (`_Tallies`). `within`: only those strictly between two marks of the order's key
+    (ascending, exclusive; None: unbounded), found in each chunk by bisection (`_slice`), so
+    that counting a chunk across a span's edge makes entries of the part inside only."""
     for number in numbers:
         chunk_id = listing_chunk_id(key, number, order)
         if chunk_id not in reads.chunks and tallies is not None:
@@ -587,12 +590,24 @@ def listing_entries(
         chunk = reads.get(chunk_id)
         if chunk is None:  # not written: the listing ends here
             return
+        at = _slice(chunk, BY_NAME[order], within) if within is not None else slice(None)
         positions = chunk.get("positions") or [None] * len(chunk["ids"])
         entries = list(
-            zip(map(dated, chunk["published_at"]), chunk["ids"], _realms(chunk), positions,
-                _visible(chunk), _blocks(chunk), _no_index(chunk), strict=True)
+            zip(map(dated, chunk["published_at"][at]), chunk["ids"][at], _realms(chunk)[at],
+                positions[at], _visible(chunk)[at], _blocks(chunk)[at], _no_index(chunk)[at],
+                strict=True)
         )  # fmt: skip
         yield from (entries if forward else reversed(entries))
+
+
+def _slice(chunk: Chunk, order: Order, within: tuple[Bound | None, Bound | None]) -> slice:
+    """Where a chunk's entries (in its stored order) lie strictly between two ascending
+    exclusive marks of the order's key: its keys bisected as its chunk 0's starts are."""
+    keys = Starts(chunk, order)
+    first, second = within[::-1] if order.stored_descending else within
+    start = keys.leading(first, inclusive=True) if first is not None else 0
+    stop = keys.leading(second, inclusive=False) if second is not None else len(keys)
+    return slice(start, max(start, stop))
 
 
 def scheduled_ids(
