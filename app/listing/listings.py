@@ -94,7 +94,9 @@ def page(
     dated = walk.head_ids(scope, visibility, DATE, counting=True)
     found = calendar.read(generation, scope, visibility, total_only=True)
     to_come = scope.span is None and calendar.to_come(found, scope, visibility)
-    reads.read_missing([*heads, *(dated if to_come else [])])
+    # a span of dates: where the months across its edges lie (`totals.span_total`)
+    spanned = totals.span_head_ids(scope, visibility) if scope.span is not None else []
+    reads.read_missing([*heads, *(dated if to_come else []), *spanned])
 
     def scheduled() -> int:  # plus a second tag's, less the pair's and those left out...
         counted = [role for role in scope.groups if role.sign]  # not those only walked
@@ -290,8 +292,9 @@ def _counted_walk(
     listings of the order are walked only in the chunks that hold some, as far as the chunks
     whose counts reach `needed` and the sources left out by id, read in one read; a chunk across
     the window's bounds, whose count is not known, is walked too. Or, when the span's own chunks
-    are as few to read, its entries are read from them and sorted (`_span_sorted`). So a page of a
-    sparse span reads the chunks holding the page or the span, whichever are fewer. The chunks a
+    are as few to read (and, as many, as few in all), its entries are read from them and sorted
+    (`_span_sorted`). So a page of a sparse span reads the chunks holding the page or the span,
+    whichever are fewer. The chunks a
     page would walk first (`_span_walked`) are read with what counts it, in one read (none when
     they are read already: chunks 0): when they hold the page, that is all. `skip` (a page by
     number past the chunks 0: `_passes_counted`): the entries from the `skip`-th on; deeper
@@ -328,7 +331,9 @@ def _counted_walk(
         held[key] = _run_closed(reads, key, found, _holding(found, counted, wanted), counted,
                                 order, backwards)  # fmt: skip
     to_walk = walk.first_chunks(held, order, reach=None)
-    if reads.missing(_span_chunks(reads, own, spanned, None)) <= reads.missing(to_walk):
+    # fewer chunks to read, else (as many: one read either way) fewer entries to make
+    span = _span_chunks(reads, own, spanned, None)
+    if (reads.missing(span), len(span)) <= (reads.missing(to_walk), len(to_walk)):
         return _span_sorted(reads, scope, order, descending, after)
     reads.read_missing(to_walk)
     kept = walk.kept_entries(reads, scope, order, descending, start, stop, needed, numbers=held)
