@@ -819,7 +819,9 @@ def test_a_deep_page_by_number_reads_the_chunks_that_hold_it_not_those_it_passes
 
 # January 2019 holds an article a day (31 a translation: 16 chunks of 2); this span lies across
 # it at both ends
-JANUARY_SPAN = "/api/articles?itemsPerPage=0&publishedAt[after]=2019-01-05&publishedAt[before]=2019-01-25"
+JANUARY_SPAN = (
+    "/api/articles?itemsPerPage=0&publishedAt[after]=2019-01-05&publishedAt[before]=2019-01-25"
+)
 DATE_CHUNK = re.compile(r"[^|]+\|[^|]+\|[^|]+\|\d+")
 SPAN_SCOPES = ["_locale=en", "_locale=fr", "node.nodesTags.tag.tagName=news",
                "node.nodesTags.tag.tagName[]=news&node.nodesTags.tag.tagName[]=events"]  # fmt: skip
@@ -863,6 +865,7 @@ def test_a_span_counts_the_chunks_between_its_edges_from_the_date_tally(
         tallied.insert_many(saved)
     assert body["hydra:totalItems"] == expected and again == count + 1
     assert len(walked) > len(heads) + len(chunks), walked
+
 
 def index_reads(generation, monkeypatch) -> list:
     """The reads of sources along an index (pages, counts, archive dates) from now on."""
