@@ -256,12 +256,9 @@ def _listed(
     reads.read_missing(first_chunks(orders, order, reach))
     # past the chunks read first, by the tallies (not when told which chunks to walk)
     tallies = _Tallies(reads, scope, order, orders, needed) if tallied else None
-    # the entries before `start` not made (bisected); those past `stop` are, so that the walk
-    # stops at the first of them as it reaches it, not reading the chunk after
-    within = None if start is None else (None, start) if descending else (start, None)
 
     def read(key: Key) -> Iterator[Entry]:
-        return listing_entries(reads, key, orders[key], order.name, forward, tallies, within)
+        return listing_entries(reads, key, orders[key], order.name, forward, tallies)
 
     def listed(firsts: list[Key], *others: list[Key]) -> list[Iterator[Entry]]:
         """Each listing, with the other tags' (a second, a third) of the same type and
