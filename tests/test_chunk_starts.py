@@ -33,20 +33,27 @@ def _head(order: Order, firsts: list[tuple[datetime | None, int, float]]) -> dic
     }
 
 
-def _random_listing(rng: random.Random, order: Order, chunks: int):
-    """A listing of `chunks` chunks of 1 to 4 entries, stored in its order, and its keys."""
+def _stored(rng: random.Random, order: Order, count: int):
+    """`count` random entries (published_at, _id, position; some undated) stored in the order,
+    and their keys."""
     entries = [
         (START + timedelta(days=rng.randint(0, 30)) if rng.random() > 0.1 else None,
          source_id, float(rng.randint(0, 30)))
-        for source_id in rng.sample(range(1, 10_000), chunks * 4)
+        for source_id in rng.sample(range(1, 10_000), count)
     ]  # fmt: skip
 
     def key(e):
         return order.key((walk.dated(e[0]), e[1], [], e[2], True, False))
 
     stored = sorted(entries, key=key, reverse=order.stored_descending)
+    return stored, [key(e) for e in stored]
+
+
+def _random_listing(rng: random.Random, order: Order, chunks: int):
+    """A listing of `chunks` chunks of 1 to 4 entries, stored in its order, and its keys."""
+    stored, keys = _stored(rng, order, chunks * 4)
     cuts = [0, *sorted(rng.sample(range(1, len(stored)), chunks - 1))]
-    return _head(order, [stored[at] for at in cuts]), [key(e) for e in stored]
+    return _head(order, [stored[at] for at in cuts]), keys
 
 
 def _holder(starts: list, key, descending: bool) -> int:
@@ -190,16 +197,7 @@ class _Read:
 def _chunk(rng: random.Random, order: Order, size: int) -> dict:
     """A listing chunk of `size` entries stored in its order, as app/fixture/listings.py writes
     one (its parallel arrays; realms, hidden and no_index at a few entries)."""
-    entries = [
-        (START + timedelta(days=rng.randint(0, 30)) if rng.random() > 0.1 else None,
-         source_id, float(rng.randint(0, 30)))
-        for source_id in rng.sample(range(1, 10_000), size)
-    ]  # fmt: skip
-
-    def key(e):
-        return order.key((walk.dated(e[0]), e[1], [], e[2], True, False))
-
-    stored = sorted(entries, key=key, reverse=order.stored_descending)
+    stored, _ = _stored(rng, order, size)
     marked = sorted(rng.sample(range(size), min(size, 3)))
     return {
         "published_at": [moment for moment, _, _ in stored],

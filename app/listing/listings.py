@@ -292,9 +292,9 @@ def _counted_walk(
     the window's bounds, whose count is not known, is walked too. Or, when the span's own chunks
     are as few to read (and, as many, as few in all), its entries are read from them and sorted
     (`_span_sorted`). So a page of a sparse span reads the chunks holding the page or the span,
-    whichever are fewer. The chunks a
-    page would walk first (`_span_walked`) are read with what counts it, in one read (none when
-    they are read already: chunks 0): when they hold the page, that is all. `skip` (a page by
+    whichever are fewer. The chunks a page would walk first (`_span_walked`) are read with what
+    counts it, in one read (none when they are read already: chunks 0): when they hold the page,
+    that is all. `skip` (a page by
     number past the chunks 0: `_passes_counted`): the entries from the `skip`-th on; deeper
     than PASSING_REACH chunks, the walk passes the chunks before them that the counts tell
     (`_counted_passing`)."""

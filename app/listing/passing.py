@@ -216,11 +216,7 @@ def passed_by(
     for sign, key in counted:
         entries = listing_entries(reads, key, to_count[key], order.name, forward,
                                   within=(lower, upper))  # fmt: skip
-        passed += sign * sum(
-            1
-            for e in entries
-            if between(order.key(e), lower, upper) and shown(scope, visibility, e) and keep(e)
-        )
+        passed += sign * sum(1 for e in entries if shown(scope, visibility, e) and keep(e))
     return cut, passed, walked
 
 

@@ -514,11 +514,7 @@ def position_total(reads: Reads, scope: Scope) -> int:
         entries = walk.listing_entries(
             reads, key, [number], POSITION.name, forward=True, within=(lower, upper)
         )
-        counted += sign * sum(
-            1
-            for e in entries
-            if walk.between(POSITION.key(e), lower, upper) and walk.shown(scope, visibility, e)
-        )
+        counted += sign * sum(1 for e in entries if walk.shown(scope, visibility, e))
     return counted
 
 
