@@ -23,6 +23,7 @@ from typing import Any
 import mongomock
 
 from app.fixture.load import load_site, read_fixture
+from app.listing.totals import WALKED_MONTH_CHUNKS
 from app.query_plan import (
     CHILDREN_EMBEDDED,
     LISTED_PARENTS_ID,
@@ -364,7 +365,10 @@ chunks across its bounds (and those holding a source scheduled ahead) from their
 and `id` listings have tallies too, `_id` `<type>|<locale>|<group>|date|tally` and
 `<type>|<locale>|<group>|id|tally`, with the groups of each chunk only: a page whose walk keeps few
 entries (`node.visible=false`, a realm few sources are in) reads them when it walks past its first
-chunks, then reads only the chunks holding an entry it lists, in one read. And a
+chunks, then reads only the chunks holding an entry it lists, in one read; a span of dates
+(`publishedAt[after]=2023-03-10`) whose months across its edges hold more than
+{WALKED_MONTH_CHUNKS} chunks of a listing inside it counts those chunks from the date tally, and
+reads only the chunks across its bounds. And a
 grid, one row per chunk, `_id` `<type>|<locale>|<group>|position|grid|<n>`: per group (realm set,
 visibility, block, noIndex), the sources of chunks 0 to n (`count`) and how many of them each
 chunk of the date listing holds (`counts`, newest chunk first), read by a request filtering a range

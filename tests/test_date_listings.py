@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import itertools
 import random
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from unittest.mock import ANY
@@ -19,11 +20,11 @@ import pytest
 from app.auth import mint_token
 from app.db import get_store
 from app.fixture import listings as materialised
-from app.listing import calendar, listings, plain, scopes, sources
+from app.listing import calendar, listings, plain, scopes, sources, totals
 from app.listing.params import Page
 from app.publication import Visibility
 from app.query_plan import ALL_TYPES, ORDER_INDEXES, listing_id, order_index, tally_id
-from app.store import Generation
+from app.store import Generation, collection_name
 from seed.generate import generate
 from tests.conftest import JWT_SECRET, demo_site
 from tests.helpers import (
@@ -814,6 +815,87 @@ def test_a_deep_page_by_number_reads_the_chunks_that_hold_it_not_those_it_passes
     # walked and 2 counted listings, any of two tags in both translations, 10 chunks of 2
     # entries), whatever the depth (without passing: 28 at pages 31 to 43 of one listing)
     assert 0 < deep <= 12
+
+
+# January 2019 holds an article a day (31 a translation: 16 chunks of 2); this span lies across
+# it at both ends
+JANUARY_SPAN = (
+    "/api/articles?itemsPerPage=0&publishedAt[after]=2019-01-05&publishedAt[before]=2019-01-25"
+)
+DATE_CHUNK = re.compile(r"[^|]+\|[^|]+\|[^|]+\|\d+")
+SPAN_SCOPES = ["_locale=en", "_locale=fr", "node.nodesTags.tag.tagName=news",
+               "node.nodesTags.tag.tagName[]=news&node.nodesTags.tag.tagName[]=events"]  # fmt: skip
+
+
+def date_reads(asked: list[list[str]]) -> tuple[list[str], list[str], list[str]]:
+    """The date tallies, date chunks 0 and other date chunks read."""
+    read = [chunk_id for ids in asked for chunk_id in ids]
+    dated = [c for c in read if DATE_CHUNK.fullmatch(c)]  # type|translation|group|number
+    heads = [c for c in dated if c.endswith("|0")]
+    tallies = [c for c in read if c.endswith("|date|tally")]
+    return tallies, heads, [c for c in dated if c not in heads]
+
+
+@pytest.mark.parametrize("scope", SPAN_SCOPES)
+def test_a_span_counts_the_chunks_between_its_edges_from_the_date_tally(
+    long_listings, monkeypatch, scope
+):
+    """A month across a span's edges whose part inside it holds more than WALKED_MONTH_CHUNKS
+    chunks of a listing (here set to none) is counted chunk by chunk (totals._by_chunks): the
+    chunks wholly inside from the date tally, the chunks across the span's bounds from their
+    entries. So the total reads the tallies and those chunks (2 per listing and bound at most),
+    not the 10 or so of each listing the month's walk read, and counts what the index counts:
+    one translation or both, a tag, any of two tags (their pair taken away by sign). A
+    generation written before the date tallies reads the chunks between in one read more and
+    counts the same."""
+    app, store, _ = long_listings
+    client = app.test_client()
+    url = f"{JANUARY_SPAN}&{scope}"
+    with pytest.MonkeyPatch.context() as index:
+        on_the_index(index)
+        expected = client.get(url).json["hydra:totalItems"]
+    monkeypatch.setattr(totals, "WALKED_MONTH_CHUNKS", 0)
+    asked = recording_listing_reads(monkeypatch)
+    body, count = commands(client, store, url)
+    assert body["hydra:totalItems"] == expected > 10
+    tallies, heads, chunks = date_reads(asked)
+    assert len(tallies) == len(heads) and 0 < len(chunks) <= 2 * len(heads), asked
+    # a generation written before the date tallies: the chunks between too, one read more
+    tallied = store.db[collection_name("listings", store.live()["version"])]
+    saved = list(tallied.find({"_id": {"$regex": r"\|date\|tally$"}}))
+    tallied.delete_many({"_id": {"$in": [doc["_id"] for doc in saved]}})
+    try:
+        asked.clear()
+        body, again = commands(client, store, url)
+        walked = date_reads(asked)[2]
+    finally:
+        tallied.insert_many(saved)
+    assert body["hydra:totalItems"] == expected and again == count + 1
+    assert len(walked) > len(heads) + len(chunks), walked
+
+
+@pytest.mark.parametrize("scope", SPAN_SCOPES)
+def test_a_span_walks_a_month_across_its_edges_of_few_chunks(long_listings, monkeypatch, scope):
+    """A month whose part inside the span holds no more than WALKED_MONTH_CHUNKS chunks of any
+    listing (here 16: January's, of 2 entries) is counted from its entries: no date tally is
+    read, the part's chunks are, in as many commands as the count by chunks (none: one read
+    each way), and the total is the index's."""
+    app, store, _ = long_listings
+    client = app.test_client()
+    url = f"{JANUARY_SPAN}&{scope}"
+    with pytest.MonkeyPatch.context() as index:
+        on_the_index(index)
+        expected = client.get(url).json["hydra:totalItems"]
+    monkeypatch.setattr(totals, "WALKED_MONTH_CHUNKS", 0)
+    asked = recording_listing_reads(monkeypatch)
+    _, by_chunks = commands(client, store, url)
+    counted = date_reads(asked)[2]
+    monkeypatch.setattr(totals, "WALKED_MONTH_CHUNKS", 16)
+    asked.clear()
+    body, walked = commands(client, store, url)
+    tallies, heads, chunks = date_reads(asked)
+    assert body["hydra:totalItems"] == expected and walked == by_chunks
+    assert tallies == [] and len(chunks) > len(counted) + len(heads), asked
 
 
 def index_reads(generation, monkeypatch) -> list:

@@ -94,7 +94,9 @@ def page(
     dated = walk.head_ids(scope, visibility, DATE, counting=True)
     found = calendar.read(generation, scope, visibility, total_only=True)
     to_come = scope.span is None and calendar.to_come(found, scope, visibility)
-    reads.read_missing([*heads, *(dated if to_come else [])])
+    # a span of dates: where the months across its edges lie (`totals.span_total`)
+    spanned = totals.span_head_ids(scope, visibility) if scope.span is not None else []
+    reads.read_missing([*heads, *(dated if to_come else []), *spanned])
 
     def scheduled() -> int:  # plus a second tag's, less the pair's and those left out...
         counted = [role for role in scope.groups if role.sign]  # not those only walked

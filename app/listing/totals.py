@@ -1,8 +1,9 @@
 """Totals of plain requests with a span (app/listing/plain.py): a span of dates from the
 calendar but for the months across its edges, counted from their entries in the date listing
-(`span_total`); a range of positions (or any of several) from the tallies of the position
-listings but for the chunks across its bounds, counted from their entries (`position_total`).
-The reads follow the span's edges, not the site.
+(a dense one from its tally but for the chunks across its part's bounds: `span_total`); a range
+of positions (or any of several) from the tallies of the position listings but for the chunks
+across its bounds, counted from their entries (`position_total`). The reads follow the span's
+edges, not the site.
 """
 
 from __future__ import annotations
@@ -18,14 +19,25 @@ from app.listing.walk import DATE, DEFAULT, POSITION, Bound, Chunk, Entry, Key, 
 from app.membership import group_key
 from app.publication import Visibility
 
+# A month across a span's edges whose part inside the span lies in no more than this many chunks
+# of each listing wholly inside it is counted from its entries (`span_total`): its chunks in one
+# read, often those the page then walks. A denser one is counted chunk by chunk (`_by_chunks`):
+# the date tally and the chunks across the part's bounds, whatever the sources the month holds
+# (a page may then read its own chunks, a read more).
+WALKED_MONTH_CHUNKS = 4
+
 
 def span_total(reads: Reads, found: dict[str, Any], scope: Scope) -> int:
     """The sources of a span of dates the request may see. A month whose calendar groups (its
     sources of one realm set, with their first and last date) lie wholly inside or outside the
     span is counted from the calendar; a month where a group straddles a bound of the span or
-    now (at most the months of the two bounds and of now) is counted from its entries in the
-    date listing, where they are contiguous: the reads follow the span's edges, not the site."""
+    now (at most the months of the two bounds and of now) is counted, between the span's
+    bounds and the month's first and last date, from its entries in the date listings, where
+    they are contiguous, or chunk by chunk when its part holds more than WALKED_MONTH_CHUNKS
+    chunks of a listing (`_by_chunks`): the reads follow the span's edges, not the site."""
     lower, upper = walk.window(scope, reads.visibility, DATE, descending=False)
+    by_chunks = _by_tallies(scope)
+    across: list[tuple[Bound, Bound]] = []  # the months across, by chunks
     counted = 0
     for month in found["months"]:
         allowed = [g for g in month["groups"] if scope.allows(g)]
@@ -38,10 +50,91 @@ def span_total(reads: Reads, found: dict[str, Any], scope: Scope) -> int:
         most = (max(g["last"] for g in month["groups"]), INF)
         start = walk.least_of(upper, most)
         stop = least if lower is None else max(lower, least)
+        if by_chunks and _dense(reads, scope, (stop, start)):
+            across.append((stop, start))
+            continue
         # all of the month's (its chunks that hold some, in one read: not one a read)
         held = sum(g["count"] for g in month["groups"])
         kept = walk.kept_entries(reads, scope, DATE, True, start, stop, needed=held)
         counted += sum(1 for _ in kept)
+    return counted + (_by_chunks(reads, scope, across) if across else 0)
+
+
+def _dense(reads: Reads, scope: Scope, marks: tuple[Bound, Bound]) -> bool:
+    """Whether a part of a month (ascending exclusive marks) holds more than WALKED_MONTH_CHUNKS
+    chunks wholly inside it of a date listing that counts (its chunk 0 read already)."""
+    return any(
+        len(_date_chunks(head, marks)[0]) > WALKED_MONTH_CHUNKS
+        for _, key in _counted(scope, reads.visibility)
+        if (head := reads.get(walk.listing_chunk_id(key, 0, DATE.name))) is not None
+    )
+
+
+def span_head_ids(scope: Scope, visibility: Visibility) -> list[str]:
+    """The `_id` of the date listings' chunks 0 that find where a span's months across its
+    edges lie (`_by_chunks`), read with the page's chunks 0: those of each listing that
+    counts; none for a scope whose months are walked (`_by_tallies`)."""
+    if not _by_tallies(scope):
+        return []
+    keys = [key for _, key in _counted(scope, visibility)]
+    return list(dict.fromkeys(walk.listing_chunk_id(key, 0, DATE.name) for key in keys))
+
+
+def _by_tallies(scope: Scope) -> bool:
+    """Whether the date listings of a scope's groups count its sources by sign, chunk by chunk:
+    each source it lists counted once, none taken away (Scope.counts_once), every group with
+    listings. Else its months across a span's edges are walked (`span_total`)."""
+    return scope.counts_once and all(scope.has_listings(role) for role in scope.groups)
+
+
+class _Window(NamedTuple):
+    """One listing's share of a part of a month across a span's edges (`_by_chunks`): the
+    part's ascending exclusive marks, the listing's date chunks wholly inside them and across."""
+
+    sign: int
+    key: Key
+    marks: tuple[Bound, Bound]
+    inner: range
+    edges: list[int]
+
+    def chunk_ids(self, numbers: Sequence[int]) -> list[str]:
+        return [walk.listing_chunk_id(self.key, n, DATE.name) for n in numbers]
+
+
+def _by_chunks(reads: Reads, scope: Scope, windows: list[tuple[Bound, Bound]]) -> int:
+    """The sources the request may see in the parts of the months across a span's edges
+    (`windows`: ascending exclusive marks, within the span, up to now outside preview:
+    `span_total`), per listing that counts, combined by sign as the calendars are: its date
+    chunks wholly inside a part from its date tally (allowed groups; none holds a source still
+    to come: a part ends at now), the chunks across a part's bounds from their entries (those
+    inside it, bisected: walk.listing_entries `within`). The tallies needed and the chunks
+    across are read in one read (a generation written before the date tallies: the chunks
+    inside too, in one read more). So the entries looked at are those of at most two chunks per
+    part, whatever the sources a month holds, and the chunks read are some of those the
+    month's walk would read."""
+    visibility = reads.visibility
+    parts = [
+        _Window(sign, key, marks, *_date_chunks(head, marks))
+        for sign, key in _counted(scope, visibility)
+        if (head := reads.get(walk.listing_chunk_id(key, 0, DATE.name))) is not None
+        for marks in windows
+    ]
+    tallies = [walk.tally_doc_id(part.key, DATE.name) for part in parts if part.inner]
+    reads.read_missing([*tallies, *(c for part in parts for c in part.chunk_ids(part.edges))])
+    untallied = [p for p in parts if p.inner and not reads.get(walk.tally_doc_id(p.key, DATE.name))]
+    reads.read_missing([c for part in untallied for c in part.chunk_ids(part.inner)])
+    counted = 0
+    for part in parts:
+        walked = part.edges
+        if part in untallied:
+            walked = [*part.inner, *part.edges]
+        elif part.inner:
+            rows = reads.get(walk.tally_doc_id(part.key, DATE.name))["chunks"]  # type: ignore[index]
+            counted += part.sign * sum(
+                g["count"] for n in part.inner for g in rows[n]["groups"] if scope.allows(g)
+            )
+        entries = walk.listing_entries(reads, part.key, walked, DATE.name, True, within=part.marks)
+        counted += part.sign * sum(1 for e in entries if walk.shown(scope, visibility, e))
     return counted
 
 
