@@ -22,6 +22,7 @@ from app.db import get_store
 from app.fixture import listings as materialised
 from app.listing import calendar, listings, plain, scopes, sources, totals
 from app.listing.params import Page
+from app.listing.walk import Reads
 from app.publication import Visibility
 from app.query_plan import ALL_TYPES, ORDER_INDEXES, listing_id, order_index, tally_id
 from app.store import Generation, collection_name
@@ -896,6 +897,37 @@ def test_a_span_walks_a_month_across_its_edges_of_few_chunks(long_listings, monk
     tallies, heads, chunks = date_reads(asked)
     assert body["hydra:totalItems"] == expected and walked == by_chunks
     assert tallies == [] and len(chunks) > len(counted) + len(heads), asked
+
+
+SPAN_ORDERS = ["&order[publishedAt]=desc", "&order[publishedAt]=asc", "",
+               "&order[node.position]=asc"]  # fmt: skip
+
+
+@pytest.mark.parametrize("order", SPAN_ORDERS)
+def test_a_page_reads_what_its_span_total_counts_by_chunks_with_its_own_first_read(
+    long_listings, monkeypatch, order
+):
+    """What a total counts chunk by chunk (the date tallies, the chunks across the months'
+    parts: totals.SpanCount) is read with the page's first read (Reads.along), not in a read of
+    its own: page 1 in any order takes one command fewer than with its own read, no page takes
+    more, and every page and total (past the last page too: none) is the index's."""
+    app, store, _ = long_listings
+    client = app.test_client()
+    urls = [f"{JANUARY_SPAN}&_locale=en{order}&page={page}".replace("itemsPerPage=0",
+                                                                    "itemsPerPage=3")
+            for page in (1, 3, 7, 8, 30)]  # fmt: skip
+    with pytest.MonkeyPatch.context() as index:
+        on_the_index(index)
+        expected = [client.get(url).json for url in urls]
+    assert [len(answer["hydra:member"]) for answer in expected] == [3, 3, 3, 0, 0]
+    monkeypatch.setattr(totals, "WALKED_MONTH_CHUNKS", 0)
+    for url, answer in zip(urls, expected, strict=True):
+        body, along = commands(client, store, url)
+        with pytest.MonkeyPatch.context() as alone:
+            alone.setattr(Reads, "along", lambda self, chunk_ids: None)
+            _, own_read = commands(client, store, url)
+        assert body == answer, url
+        assert along == own_read - 1 if url.endswith("page=1") else along <= own_read, url
 
 
 def index_reads(generation, monkeypatch) -> list:

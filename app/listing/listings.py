@@ -90,7 +90,7 @@ def page(
             total = totals.rectangle_total(reads, scope)
         else:
             total = totals.position_total(reads, scope)
-        return _page(reads, scope, page_, order, descending, total)
+        return _page(reads, scope, page_, order, descending, totals.SpanCount.known(total))
     dated = walk.head_ids(scope, visibility, DATE, counting=True)
     found = calendar.read(generation, scope, visibility, total_only=True)
     to_come = scope.span is None and calendar.to_come(found, scope, visibility)
@@ -117,20 +117,31 @@ def page(
         return sum(role.sign * len(ahead[role]) for role in counted)
 
     if scope.span is not None:
-        total = totals.span_total(reads, found, scope)
+        counting = totals.span_count(reads, found, scope)
     else:
-        total = calendar.total(found, scope, visibility, scheduled)
-    return _page(reads, scope, page_, order, descending, total)
+        counting = totals.SpanCount.known(calendar.total(found, scope, visibility, scheduled))
+    return _page(reads, scope, page_, order, descending, counting)
 
 
 def _page(
-    reads: Reads, scope: Scope, page_: Page, order: Order, descending: bool, total: int
+    reads: Reads,
+    scope: Scope,
+    page_: Page,
+    order: Order,
+    descending: bool,
+    counting: totals.SpanCount,
 ) -> tuple[list[dict[str, Any]], int]:
-    """The page's sources (none past the total), read by `_id` in order, and the total."""
-    if page_.skip >= total or page_.size == 0:
-        return [], total
+    """The page's sources (none past the total), read by `_id` in order, and the total: what
+    it still counts (a span's dense months: totals.SpanCount) read with the page's first read,
+    unless the page is past what the total may reach, or empty."""
+    if page_.skip >= counting.most or page_.size == 0:
+        return [], counting.total(reads, scope)
+    reads.along(counting.to_read)
     kept = _ordered(reads, scope, order, descending, page_.skip + page_.size, skip=page_.skip)
     ids = [e[1] for e in itertools.islice(kept, page_.size)]
+    total = counting.total(reads, scope)
+    if page_.skip >= total:
+        return [], total
     return reads.generation.listed_in_order(ids, reads.visibility), total
 
 

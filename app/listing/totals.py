@@ -1,6 +1,6 @@
 """Totals of plain requests with a span (app/listing/plain.py): a span of dates from the
 calendar but for the months across its edges, counted from their entries in the date listing
-(a dense one from its tally but for the chunks across its part's bounds: `span_total`); a range
+(a dense one from its tally but for the chunks across its part's bounds: `span_count`); a range
 of positions (or any of several) from the tallies of the position listings but for the chunks
 across its bounds, counted from their entries (`position_total`). The reads follow the span's
 edges, not the site.
@@ -20,25 +20,47 @@ from app.membership import group_key
 from app.publication import Visibility
 
 # A month across a span's edges whose part inside the span lies in no more than this many chunks
-# of each listing wholly inside it is counted from its entries (`span_total`): its chunks in one
+# of each listing wholly inside it is counted from its entries (`span_count`): its chunks in one
 # read, often those the page then walks. A denser one is counted chunk by chunk (`_by_chunks`):
-# the date tally and the chunks across the part's bounds, whatever the sources the month holds
-# (a page may then read its own chunks, a read more).
+# the date tally and the chunks across the part's bounds, whatever the sources the month holds,
+# read with the page's first read (SpanCount).
 WALKED_MONTH_CHUNKS = 4
 
 
-def span_total(reads: Reads, found: dict[str, Any], scope: Scope) -> int:
+@dataclass(frozen=True)
+class SpanCount:
+    """A total counted in two steps: what is counted already (`counted`), and the parts of dense
+    months across a span's edges still to count chunk by chunk (`parts`: `_by_chunks`), whose
+    documents (`to_read`) a page reads with its own first read (Reads.along). `most`: at most
+    the total (the dense months' sources in all), so that a page past it reads nothing."""
+
+    counted: int
+    parts: list[_Window]
+    to_read: list[str]
+    most: int
+
+    @classmethod
+    def known(cls, total: int) -> SpanCount:
+        return cls(total, [], [], total)
+
+    def total(self, reads: Reads, scope: Scope) -> int:
+        """The total, its documents read if the page's read did not (one read)."""
+        return self.counted + (_by_chunks(reads, scope, self.parts) if self.parts else 0)
+
+
+def span_count(reads: Reads, found: dict[str, Any], scope: Scope) -> SpanCount:
     """The sources of a span of dates the request may see. A month whose calendar groups (its
     sources of one realm set, with their first and last date) lie wholly inside or outside the
     span is counted from the calendar; a month where a group straddles a bound of the span or
     now (at most the months of the two bounds and of now) is counted, between the span's
     bounds and the month's first and last date, from its entries in the date listings, where
-    they are contiguous, or chunk by chunk when its part holds more than WALKED_MONTH_CHUNKS
-    chunks of a listing (`_by_chunks`): the reads follow the span's edges, not the site."""
+    they are contiguous, or, when its part holds more than WALKED_MONTH_CHUNKS chunks of a
+    listing, chunk by chunk, later (SpanCount): the reads follow the span's edges, not the
+    site."""
     lower, upper = walk.window(scope, reads.visibility, DATE, descending=False)
     by_chunks = _by_tallies(scope)
     across: list[tuple[Bound, Bound]] = []  # the months across, by chunks
-    counted = 0
+    counted = held_across = 0
     for month in found["months"]:
         allowed = [g for g in month["groups"] if scope.allows(g)]
         sides = [_side(g, lower, upper) for g in allowed]
@@ -50,14 +72,17 @@ def span_total(reads: Reads, found: dict[str, Any], scope: Scope) -> int:
         most = (max(g["last"] for g in month["groups"]), INF)
         start = walk.least_of(upper, most)
         stop = least if lower is None else max(lower, least)
+        held = sum(g["count"] for g in month["groups"])
         if by_chunks and _dense(reads, scope, (stop, start)):
             across.append((stop, start))
+            held_across += sum(abs(g["count"]) for g in allowed)  # at most its part's
             continue
         # all of the month's (its chunks that hold some, in one read: not one a read)
-        held = sum(g["count"] for g in month["groups"])
         kept = walk.kept_entries(reads, scope, DATE, True, start, stop, needed=held)
         counted += sum(1 for _ in kept)
-    return counted + (_by_chunks(reads, scope, across) if across else 0)
+    parts = _windows(reads, scope, across)
+    to_read = [c for part in parts for c in part.to_read()]
+    return SpanCount(counted, parts, to_read, counted + held_across)
 
 
 def _dense(reads: Reads, scope: Scope, marks: tuple[Bound, Bound]) -> bool:
@@ -83,7 +108,7 @@ def span_head_ids(scope: Scope, visibility: Visibility) -> list[str]:
 def _by_tallies(scope: Scope) -> bool:
     """Whether the date listings of a scope's groups count its sources by sign, chunk by chunk:
     each source it lists counted once, none taken away (Scope.counts_once), every group with
-    listings. Else its months across a span's edges are walked (`span_total`)."""
+    listings. Else its months across a span's edges are walked (`span_count`)."""
     return scope.counts_once and all(scope.has_listings(role) for role in scope.groups)
 
 
@@ -100,27 +125,35 @@ class _Window(NamedTuple):
     def chunk_ids(self, numbers: Sequence[int]) -> list[str]:
         return [walk.listing_chunk_id(self.key, n, DATE.name) for n in numbers]
 
+    def to_read(self) -> list[str]:
+        """Its date tally (when chunks lie wholly inside) and its chunks across the bounds."""
+        tally = [walk.tally_doc_id(self.key, DATE.name)] if self.inner else []
+        return [*tally, *self.chunk_ids(self.edges)]
 
-def _by_chunks(reads: Reads, scope: Scope, windows: list[tuple[Bound, Bound]]) -> int:
-    """The sources the request may see in the parts of the months across a span's edges
-    (`windows`: ascending exclusive marks, within the span, up to now outside preview:
-    `span_total`), per listing that counts, combined by sign as the calendars are: its date
-    chunks wholly inside a part from its date tally (allowed groups; none holds a source still
-    to come: a part ends at now), the chunks across a part's bounds from their entries (those
-    inside it, bisected: walk.listing_entries `within`). The tallies needed and the chunks
-    across are read in one read (a generation written before the date tallies: the chunks
-    inside too, in one read more). So the entries looked at are those of at most two chunks per
-    part, whatever the sources a month holds, and the chunks read are some of those the
-    month's walk would read."""
-    visibility = reads.visibility
-    parts = [
+
+def _windows(reads: Reads, scope: Scope, windows: list[tuple[Bound, Bound]]) -> list[_Window]:
+    """Each listing that counts with its share of each part of the months across a span's edges
+    (`windows`: ascending exclusive marks), from its date chunk 0 (read already)."""
+    return [
         _Window(sign, key, marks, *_date_chunks(head, marks))
-        for sign, key in _counted(scope, visibility)
+        for sign, key in _counted(scope, reads.visibility)
         if (head := reads.get(walk.listing_chunk_id(key, 0, DATE.name))) is not None
         for marks in windows
     ]
-    tallies = [walk.tally_doc_id(part.key, DATE.name) for part in parts if part.inner]
-    reads.read_missing([*tallies, *(c for part in parts for c in part.chunk_ids(part.edges))])
+
+
+def _by_chunks(reads: Reads, scope: Scope, parts: list[_Window]) -> int:
+    """The sources the request may see in the parts of the months across a span's edges
+    (`parts`: within the span, up to now outside preview: `span_count`), per listing that
+    counts, combined by sign as the calendars are: its date chunks wholly inside a part from
+    its date tally (allowed groups; none holds a source still to come: a part ends at now), the
+    chunks across a part's bounds from their entries (those inside it, bisected:
+    walk.listing_entries `within`). The tallies and the chunks across are read in one read, if
+    the page's did not read them (a generation written before the date tallies: the chunks
+    inside too, in one read more). So the entries looked at are those of at most two chunks per
+    part, whatever the sources a month holds."""
+    visibility = reads.visibility
+    reads.read_missing([c for part in parts for c in part.to_read()])
     untallied = [p for p in parts if p.inner and not reads.get(walk.tally_doc_id(p.key, DATE.name))]
     reads.read_missing([c for part in untallied for c in part.chunk_ids(part.inner)])
     counted = 0

@@ -55,13 +55,21 @@ class Reads:
     generation: Generation
     visibility: Visibility
     chunks: dict[str, Chunk | None] = field(default_factory=dict)
+    # read with the next read, if any (`along`)
+    pending: list[str] = field(default_factory=list)
 
     def read_missing(self, chunk_ids: list[str]) -> None:
-        """Reads the chunks not read yet, in one read."""
-        missing = self.unread(chunk_ids)
-        if missing:
+        """Reads the chunks not read yet, in one read, with those pending (`along`)."""
+        if self.unread(chunk_ids):
+            missing = self.unread([*chunk_ids, *self.pending])
+            self.pending = []
             found = self.generation.listing_chunks(missing)
             self.chunks.update({chunk_id: found.get(chunk_id) for chunk_id in missing})
+
+    def along(self, chunk_ids: list[str]) -> None:
+        """Reads these chunks with the next read that reads some (none: whoever needs them reads
+        them): what a total counts later goes in the page's first read (totals.SpanCount)."""
+        self.pending += chunk_ids
 
     def unread(self, chunk_ids: list[str]) -> list[str]:
         """The chunks not read yet, each once."""
