@@ -71,7 +71,7 @@ def page(
     calendar only (Scope.has_listings), the first chunks of a listed subset of its tags
     (Scope.listed_within), whose sources still to come are read by `_id` to keep those that
     carry all its tags (one read more, of those few). A scope with a span
-    of dates (in any order) is counted by `totals.span_total`, one of positions (or any of several:
+    of dates (in any order) is counted by `totals.span_count`, one of positions (or any of several:
     each counted so, their chunks across bounds in one read) by `totals.position_total` (with no
     calendar: the tallies come with the first chunks, in one read)."""
     if scope.void:
@@ -94,7 +94,7 @@ def page(
     dated = walk.head_ids(scope, visibility, DATE, counting=True)
     found = calendar.read(generation, scope, visibility, total_only=True)
     to_come = scope.span is None and calendar.to_come(found, scope, visibility)
-    # a span of dates: where the months across its edges lie (`totals.span_total`)
+    # a span of dates: where the months across its edges lie (`totals.span_count`)
     spanned = totals.span_head_ids(scope, visibility) if scope.span is not None else []
     reads.read_missing([*heads, *(dated if to_come else []), *spanned])
 

@@ -31,8 +31,10 @@ WALKED_MONTH_CHUNKS = 4
 class SpanCount:
     """A total counted in two steps: what is counted already (`counted`), and the parts of dense
     months across a span's edges still to count chunk by chunk (`parts`: `_by_chunks`), whose
-    documents (`to_read`) a page reads with its own first read (Reads.along). `most`: at most
-    the total (the dense months' sources in all), so that a page past it reads nothing."""
+    documents (`to_read`) a page reads with its own first read (Reads.along). `most`: at least
+    the total (the dense months' sources in all, not only their parts inside the span), so that
+    a page past it reads nothing more; one between the total and it walks, and finds none.
+    Any other total is known at once (`known`)."""
 
     counted: int
     parts: list[_Window]
@@ -75,7 +77,7 @@ def span_count(reads: Reads, found: dict[str, Any], scope: Scope) -> SpanCount:
         held = sum(g["count"] for g in month["groups"])
         if by_chunks and _dense(reads, scope, (stop, start)):
             across.append((stop, start))
-            held_across += sum(abs(g["count"]) for g in allowed)  # at most its part's
+            held_across += sum(abs(g["count"]) for g in allowed)  # at least its part's
             continue
         # all of the month's (its chunks that hold some, in one read: not one a read)
         kept = walk.kept_entries(reads, scope, DATE, True, start, stop, needed=held)

@@ -50,7 +50,8 @@ Chunk = dict[str, Any]
 class Reads:
     """What one request reads of the listings: from `generation`, for `visibility` (its class
     and now), each chunk once, kept by `_id` in `chunks` (None: no such chunk, the listing ends
-    before it), so that a walk of the same listing again reads nothing."""
+    before it), so that a walk of the same listing again reads nothing; `pending`: chunks to
+    read with the next read that reads some (`along`)."""
 
     generation: Generation
     visibility: Visibility
