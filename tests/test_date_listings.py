@@ -837,6 +837,13 @@ def date_reads(asked: list[list[str]]) -> tuple[list[str], list[str], list[str]]
     return tallies, heads, [c for c in dated if c not in heads]
 
 
+def index_total(client, url: str) -> int:
+    """The total the index gives for `url`."""
+    with pytest.MonkeyPatch.context() as index:
+        on_the_index(index)
+        return client.get(url).json["hydra:totalItems"]
+
+
 @pytest.mark.parametrize("scope", SPAN_SCOPES)
 def test_a_span_counts_the_chunks_between_its_edges_from_the_date_tally(
     long_listings, monkeypatch, scope
@@ -852,9 +859,7 @@ def test_a_span_counts_the_chunks_between_its_edges_from_the_date_tally(
     app, store, _ = long_listings
     client = app.test_client()
     url = f"{JANUARY_SPAN}&{scope}"
-    with pytest.MonkeyPatch.context() as index:
-        on_the_index(index)
-        expected = client.get(url).json["hydra:totalItems"]
+    expected = index_total(client, url)
     monkeypatch.setattr(totals, "WALKED_MONTH_CHUNKS", 0)
     asked = recording_listing_reads(monkeypatch)
     body, count = commands(client, store, url)
@@ -884,9 +889,7 @@ def test_a_span_walks_a_month_across_its_edges_of_few_chunks(long_listings, monk
     app, store, _ = long_listings
     client = app.test_client()
     url = f"{JANUARY_SPAN}&{scope}"
-    with pytest.MonkeyPatch.context() as index:
-        on_the_index(index)
-        expected = client.get(url).json["hydra:totalItems"]
+    expected = index_total(client, url)
     monkeypatch.setattr(totals, "WALKED_MONTH_CHUNKS", 0)
     asked = recording_listing_reads(monkeypatch)
     _, by_chunks = commands(client, store, url)
