@@ -39,6 +39,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "ferretdb_rows(*kept, **kept_by_argument): the parametrize rows (indices) that also run on "
         "the FerretDB tier; the others run on mongomock only",
     )
+    config.addinivalue_line(
+        "markers",
+        "reads_counted: the test pins the commands or chunks a request reads, the same on any "
+        "engine (the store counts them); it runs on the mongomock tier only",
+    )
     if config.getoption("--tier") != "ferretdb":
         return
     if os.environ.get("TEST_MONGODB_URI") or ferretdb_binary():
@@ -56,6 +61,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if config.getoption("--tier") != "ferretdb":
         return
     for item in items:
+        if item.get_closest_marker("reads_counted") is not None:
+            item.add_marker(pytest.mark.skip(reason="reads counted, the same on any engine: "
+                                                    "mongomock tier"))  # fmt: skip
+            continue
         marker = item.get_closest_marker("ferretdb_rows")
         if marker is not None and hasattr(item, "callspec") and not _kept(item, marker):
             item.add_marker(pytest.mark.skip(reason="a row of the same reads: mongomock tier"))

@@ -381,6 +381,7 @@ def test_a_listing_page_is_the_index_page_at_every_moment(
         assert listed > (100 if tier == "mongomock" else 2)
 
 
+@pytest.mark.ferretdb_rows(locale=[2])  # both translations
 @pytest.mark.parametrize("locale", ["en", "fr", {"$in": ["fr", "en"]}])
 @pytest.mark.parametrize(
     "tag",
@@ -575,6 +576,7 @@ def test_a_deep_page_reads_the_chunks_it_passes(small_chunks):
     ]  # fmt: skip
 
 
+@pytest.mark.reads_counted
 def test_nodes_left_out_cost_one_read_however_many_and_wherever_they_lie(small_chunks):
     """Nodes left out by id (`not[node.id]`) cost one read of their sources, whose own fields
     tell which listings hold them (app.membership): none of the chunks where they lie is read to
@@ -702,6 +704,7 @@ URLS = [
 CALLERS = [{}, PASSWORD, BEARER, EDITOR]
 
 
+@pytest.mark.ferretdb_rows(1, 3)  # the password's and the editor's
 @pytest.mark.parametrize("caller", range(len(CALLERS)))
 def test_the_http_answer_is_the_index_answer(small_chunks, monkeypatch, tier, caller):
     """Every url for every caller on the mongomock tier; on FerretDB, where each read of several
@@ -763,9 +766,7 @@ def long_listings(make_app):
         yield found
 
 
-# the chunks read are the same on any engine: on FerretDB (about 200 s a row of 61 urls), the
-# editor's row by date, where the spans by position are counted in another order, every 25th url
-@pytest.mark.ferretdb_rows(caller=[3], order=[0])
+@pytest.mark.reads_counted
 @pytest.mark.parametrize("caller", range(len(CALLERS)))
 @pytest.mark.parametrize("order", PASSING_ORDERS)
 def test_a_deep_page_by_number_reads_the_chunks_that_hold_it_not_those_it_passes(
@@ -844,6 +845,7 @@ def index_total(client, url: str) -> int:
         return client.get(url).json["hydra:totalItems"]
 
 
+@pytest.mark.reads_counted
 @pytest.mark.parametrize("scope", SPAN_SCOPES)
 def test_a_span_counts_the_chunks_between_its_edges_from_the_date_tally(
     long_listings, monkeypatch, scope
@@ -880,6 +882,7 @@ def test_a_span_counts_the_chunks_between_its_edges_from_the_date_tally(
     assert len(walked) > len(heads) + len(chunks), walked
 
 
+@pytest.mark.reads_counted
 @pytest.mark.parametrize("scope", SPAN_SCOPES)
 def test_a_span_walks_a_month_across_its_edges_of_few_chunks(long_listings, monkeypatch, scope):
     """A month whose part inside the span holds no more than WALKED_MONTH_CHUNKS chunks of any
@@ -906,6 +909,7 @@ SPAN_ORDERS = ["&order[publishedAt]=desc", "&order[publishedAt]=asc", "",
                "&order[node.position]=asc"]  # fmt: skip
 
 
+@pytest.mark.reads_counted
 @pytest.mark.parametrize("order", SPAN_ORDERS)
 def test_a_page_reads_what_its_span_total_counts_by_chunks_with_its_own_first_read(
     long_listings, monkeypatch, order
@@ -945,6 +949,7 @@ def index_reads(generation, monkeypatch) -> list:
     return on_index
 
 
+@pytest.mark.ferretdb_rows(1)  # the editor's
 @pytest.mark.parametrize("headers", [{}, EDITOR])
 def test_types_as_one_condition_list_what_the_conditions_do(small_chunks, monkeypatch, headers):
     """Every type condition of a request folded into one set of the site's types (answered by
@@ -980,6 +985,7 @@ def generated(make_app):
     }
 
 
+@pytest.mark.reads_counted
 def test_the_bench_collection_costs_the_same_reads_on_a_site_five_times_larger(generated):
     """The generated sites of the bench: 4 commands on pages 1 to 3 at 200 and at 1,000 sources
     (more than two pages of news articles out at both sizes)."""
@@ -1088,6 +1094,7 @@ def test_a_range_of_positions_reads_the_chunks_of_its_bounds_not_those_between(
     assert len(read_ids - edges) <= 6, asked
 
 
+@pytest.mark.reads_counted
 def test_a_range_of_positions_takes_the_nodes_left_out_by_id_from_its_tallies(
     make_app, monkeypatch, tier
 ):
@@ -1224,6 +1231,7 @@ def test_any_of_several_positions_answers_as_the_index_in_every_order(make_app, 
         assert counts[1] <= counts[0] + 1 <= 6, (order, counts)
 
 
+@pytest.mark.reads_counted
 def test_a_listing_has_a_short_head_and_a_page_reads_the_chunks_that_hold_it_in_one_read(
     generated, monkeypatch
 ):
@@ -1326,7 +1334,7 @@ def cursor_walks(generation, query, visibility, page_size, order, descending):
      ("Article", ("node.tag_slugs", {"$nin": ["news", "featured"]})),  # two left out
      (ALL_TYPES, {"node.tag_ids": 1, "node.tag_slugs": {"$nin": ["featured"]}})],
 )  # fmt: skip
-@pytest.mark.ferretdb_rows(0, 4)  # no tag, a tag left out
+@pytest.mark.ferretdb_rows(4)  # a tag left out
 def test_a_cursor_walk_of_a_listing_is_the_index_walk_at_every_moment(
     small_chunks, tier, node_type, tag
 ):
@@ -1373,6 +1381,7 @@ CURSOR_URLS = [
 ]
 
 
+@pytest.mark.ferretdb_rows(headers=[1])  # a realm granted by its password
 @pytest.mark.parametrize("headers", [{}, PASSWORD])
 @pytest.mark.parametrize("url", CURSOR_URLS)
 def test_a_cursor_walk_over_http_is_the_index_walk(small_chunks, monkeypatch, headers, url):
@@ -1396,6 +1405,7 @@ def test_a_cursor_walk_over_http_is_the_index_walk(small_chunks, monkeypatch, he
     assert len(expected) > 2 and all("hydra:totalItems" not in b for b in expected)
 
 
+@pytest.mark.reads_counted
 def test_a_deep_cursor_page_costs_one_read_more_than_the_first(generated):
     """On a generated site of 1,000 sources the English listing across types has a head of 100
     entries, then chunks of 500: the first cursor page reads chunk 0 and the page's sources; a
@@ -1963,6 +1973,7 @@ def freely_tagged_heads(make_app):
     return freely_tagged_app(make_app, None)
 
 
+@pytest.mark.ferretdb_rows(0, 2)
 @pytest.mark.parametrize(
     "tags",
     [
@@ -2219,6 +2230,7 @@ def test_combinations_beyond_those_listed_are_counted_while_few_and_carried_16_t
     assert materialised.counted_combinations(sources, listed) == counted
 
 
+@pytest.mark.ferretdb_rows(0, 3, 6)
 @pytest.mark.parametrize(
     "tags",
     [
@@ -2334,6 +2346,7 @@ def walked(client, url: str, headers: dict[str, str]) -> list[Any]:
     return answers
 
 
+@pytest.mark.ferretdb_rows(headers=[0])
 @pytest.mark.parametrize("headers", [{}, EDITOR])
 @pytest.mark.parametrize(
     "url",

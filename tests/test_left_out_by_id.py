@@ -107,6 +107,7 @@ def reads_of_the_index(generation, monkeypatch) -> list:
     return on_index
 
 
+@pytest.mark.ferretdb_rows(0, 2)  # as loaded, scheduled with others
 @pytest.mark.parametrize(
     "name", ["as loaded", "scheduled", "scheduled with others", "on another page's date"]
 )

@@ -124,6 +124,7 @@ def test_the_grid_s_columns_count_each_date_chunk_s_sources_by_position_chunk(sm
     assert sum(seen) == len(position_chunk) and dated_chunks > 5 and position_chunks > 5
 
 
+@pytest.mark.ferretdb_rows(0)  # a range within a span (the others: their own tests there)
 @pytest.mark.parametrize("shape", ["range within span", "range", "span"])
 def test_a_range_within_a_span_answers_as_the_index_in_every_order(small_grid, tier, shape):
     """Random ranges of positions (bounds, one position, any of several) within random spans of
