@@ -708,7 +708,8 @@ CALLERS = [{}, PASSWORD, BEARER, EDITOR]
 @pytest.mark.parametrize("caller", range(len(CALLERS)))
 def test_the_http_answer_is_the_index_answer(small_chunks, monkeypatch, tier, caller):
     """Every url for every caller on the mongomock tier; on FerretDB, where each read of several
-    listing chunks decodes the whole listings collection, each url for one of them (its turn)."""
+    listing chunks decodes the whole listings collection, each url for one of them (its turn),
+    in the rows of the password's and the editor's turns (half the urls)."""
     app, _, _ = small_chunks
     client = app.test_client()
     headers = CALLERS[caller]
@@ -770,7 +771,7 @@ def long_listings(make_app):
 @pytest.mark.parametrize("caller", range(len(CALLERS)))
 @pytest.mark.parametrize("order", PASSING_ORDERS)
 def test_a_deep_page_by_number_reads_the_chunks_that_hold_it_not_those_it_passes(
-    long_listings, monkeypatch, tier, caller, order
+    long_listings, monkeypatch, caller, order
 ):
     """Pages (1 source) of the articles (about 60 a translation), in chunks of 2, in every order,
     for every caller, of one translation, of both, less a tag or two, of any of two tags, of a
@@ -791,7 +792,6 @@ def test_a_deep_page_by_number_reads_the_chunks_that_hold_it_not_those_it_passes
         for left in ("", f"&not[node.id]={jazz_night}")
         for page in range(1, 70, 3)
     ]
-    urls = sample(urls, tier, step=25, start=caller)
     with pytest.MonkeyPatch.context() as index:
         on_the_index(index)
         expected = [client.get(url, headers=headers).json for url in urls]
@@ -1016,7 +1016,8 @@ POSITION_RANGES = [
 ]
 
 
-def test_a_range_of_positions_costs_the_same_reads_on_a_site_five_times_larger(generated, tier):
+@pytest.mark.reads_counted
+def test_a_range_of_positions_costs_the_same_reads_on_a_site_five_times_larger(generated):
     """A range of positions is counted from the tallies of its position listings (read with
     their first chunks) and the chunks across its bounds (one read more), whatever the number of
     sources inside it; its page is what the index answers, in as few reads at 200 as at 1,000
@@ -1030,8 +1031,6 @@ def test_a_range_of_positions_costs_the_same_reads_on_a_site_five_times_larger(g
     positions costs what one range costs: each range's chunks across bounds, and its start's,
     come in the same reads. On the mongomock tier only (commands are the same on any engine;
     FerretDB 1.24 reads its whole listings collection for each: 120 s there)."""
-    if tier != "mongomock":
-        pytest.skip("commands counted, the same on any engine: mongomock tier")
     counts, totals = {}, {}
     for size, app in generated.items():
         client, store = app.test_client(), app.extensions["cms.store"]
@@ -2443,7 +2442,8 @@ RARE_GROUP = [
 ]
 
 
-def test_a_rare_group_reads_the_chunks_holding_it_in_a_few_reads(make_app, monkeypatch, tier):
+@pytest.mark.reads_counted
+def test_a_rare_group_reads_the_chunks_holding_it_in_a_few_reads(make_app, monkeypatch):
     """Ten hidden articles (`node.visible=false`) on the generated sites of 200 and 1,000
     sources with listings of 10 entries per chunk (about 10 and 50 chunks per translation): a
     walk that keeps few entries reads, past its first chunks, the chunks its listings' tallies
@@ -2453,8 +2453,6 @@ def test_a_rare_group_reads_the_chunks_holding_it_in_a_few_reads(make_app, monke
     article, with the answer the index's. On the mongomock tier only (FerretDB 1.24 reads the
     whole listings collection for each read: the walk's answers are compared with the index on
     both tiers by the random tests)."""
-    if tier != "mongomock":
-        pytest.skip("commands and chunks read, the same on any engine: mongomock tier")
     monkeypatch.setattr(materialised, "LISTING_HEAD", 10)
     monkeypatch.setattr(materialised, "LISTING_CHUNK", 10)
     counts, walks = {}, {200: 0, 1000: 0}

@@ -226,8 +226,9 @@ def test_a_range_within_a_span_reads_two_grid_rows_and_the_chunks_of_its_edges(
     assert body["hydra:totalItems"] > 20
 
 
+@pytest.mark.reads_counted
 def test_a_range_within_a_span_costs_the_same_reads_on_a_site_five_times_larger(
-    make_app, monkeypatch, tier
+    make_app, monkeypatch
 ):
     """On the bench's generated sites of 200 and 1,000 sources, with listings of 10 entries per
     chunk (many chunks at both sizes), a range of positions within a span of dates is as many
@@ -236,8 +237,6 @@ def test_a_range_within_a_span_costs_the_same_reads_on_a_site_five_times_larger(
     the page's sources), and answers as the index. On the mongomock tier only: commands are
     the same on any engine, and FerretDB 1.24 reads its whole listings collection for each
     (330 s here); the random comparisons with the index run on both tiers."""
-    if tier != "mongomock":
-        pytest.skip("commands counted, the same on any engine: mongomock tier")
     monkeypatch.setattr(materialised, "LISTING_HEAD", 10)
     monkeypatch.setattr(materialised, "LISTING_CHUNK", 10)
     urls = [
@@ -287,7 +286,8 @@ def test_a_narrow_span_by_position_reads_its_entries_not_the_range_chunk_by_chun
     assert all(count <= 6 for count, _ in counted.values()), counted
 
 
-def test_a_sparse_range_by_date_reads_the_date_chunks_holding_its_page(make_app, monkeypatch, tier):
+@pytest.mark.reads_counted
+def test_a_sparse_range_by_date_reads_the_date_chunks_holding_its_page(make_app, monkeypatch):
     """On the generated site of 1,000 sources (473 English articles, one position each) with
     listings of 10 entries per chunk, the 100 articles of positions 101 to 200, by date: about
     one date chunk's entries in five are in the range, too few for the first chunks of the
@@ -296,7 +296,7 @@ def test_a_sparse_range_by_date_reads_the_date_chunks_holding_its_page(make_app,
     counts (`_counted_walk`): every date chunk read holds an entry of the range, and no position
     chunk but the two across its bounds (which its total reads) is read. Pages by number and a
     cursor walk answer as the index does."""
-    app, site, client = thousand_in_small_chunks(make_app, monkeypatch, tier)
+    app, site, client = thousand_in_small_chunks(make_app, monkeypatch)
     ids = {n["sources"]["en"]["id"] for n in site["nodes"]
            if n["type"] == "Article" and 100 < n["position"] <= 200}  # fmt: skip
     url = ("/api/articles?_locale=en&node.position[gt]=100&node.position[lte]=200"
@@ -332,8 +332,9 @@ def generation_chunks(app, chunk_ids):
     return generation.listing_chunks(chunk_ids)
 
 
+@pytest.mark.reads_counted
 def test_a_narrow_span_by_position_reads_the_position_chunks_holding_its_page(
-    make_app, monkeypatch, tier
+    make_app, monkeypatch
 ):
     """On the generated site of 1,000 sources (473 English articles over five years) with
     listings of 10 entries per chunk, the articles of one year by position: about one entry in
@@ -342,7 +343,7 @@ def test_a_narrow_span_by_position_reads_the_position_chunks_holding_its_page(
     walked instead in the position chunks the grid's columns count (`_counted_walk`): every
     position chunk read past those holds an entry of the span, and no date chunk but the two
     across the span's bounds. Pages by number and a cursor walk answer as the index does."""
-    app, site, client = thousand_in_small_chunks(make_app, monkeypatch, tier)
+    app, site, client = thousand_in_small_chunks(make_app, monkeypatch)
     ids = {n["sources"]["en"]["id"] for n in site["nodes"] if n["type"] == "Article"
            and n["sources"]["en"]["published_at"].startswith("2022")}  # fmt: skip
     url = (
@@ -365,9 +366,10 @@ def test_a_narrow_span_by_position_reads_the_position_chunks_holding_its_page(
     assert_the_cursor_walk_is_the_index_s(client, url, len(ids))
 
 
+@pytest.mark.reads_counted
 @pytest.mark.parametrize("shape", ["range by date", "span by position"])
 def test_two_order_keys_read_the_chunks_holding_the_page_and_its_last_run(
-    make_app, monkeypatch, tier, shape
+    make_app, monkeypatch, shape
 ):
     """The two sparse pages above (a range of 100 positions by date, one year's articles by
     position) with a second order key: walked in the chunks their grids count, as with one key,
@@ -376,7 +378,7 @@ def test_two_order_keys_read_the_chunks_holding_the_page_and_its_last_run(
     span read whole from its own order's chunks (10 position chunks for the range, about ten
     date chunks for the year): of those, only the chunks across its bounds, which its total
     reads. Pages 1 to 3 answer as the index does."""
-    app, site, client = thousand_in_small_chunks(make_app, monkeypatch, tier)
+    app, site, client = thousand_in_small_chunks(make_app, monkeypatch)
     if shape == "range by date":
         ids = {n["sources"]["en"]["id"] for n in site["nodes"]
                if n["type"] == "Article" and 100 < n["position"] <= 200}  # fmt: skip
@@ -408,16 +410,12 @@ def test_two_order_keys_read_the_chunks_holding_the_page_and_its_last_run(
             assert client.get(f"{url}&page={page}").json == body
 
 
-def thousand_in_small_chunks(make_app, monkeypatch, tier):
+def thousand_in_small_chunks(make_app, monkeypatch):
     """The app of the generated site of 1,000 sources with listings of 10 entries per chunk, its
-    site model built, the site and a client. On the mongomock tier only: what these tests pin is
-    the chunks a request reads, the same on any engine, and FerretDB 1.24 reads its whole
-    listings collection for each of them (thousands of documents here: minutes per test); the
-    random comparisons with the index (above) run on both tiers."""
-    if tier != "mongomock":
-        pytest.skip(
-            "chunks read, the same on any engine; each read whole on FerretDB: mongomock tier"
-        )
+    site model built, the site and a client. Its tests are `reads_counted` (mongomock tier only):
+    what they pin is the chunks a request reads, the same on any engine, and FerretDB 1.24 reads
+    its whole listings collection for each of them (thousands of documents here: minutes per
+    test); the random comparisons with the index (above) run on both tiers."""
     monkeypatch.setattr(materialised, "LISTING_HEAD", 10)
     monkeypatch.setattr(materialised, "LISTING_CHUNK", 10)
     site = generate(sources=1000, blocks=30, depth=3, menu=60, seed=1)
@@ -471,6 +469,7 @@ def test_the_id_order_s_grid_counts_each_chunk_s_sources_by_id_chunk(small_grid)
         assert sum(seen) == len(id_chunk)
 
 
+@pytest.mark.reads_counted
 @pytest.mark.parametrize(
     "span, spanned",
     [
@@ -479,7 +478,7 @@ def test_the_id_order_s_grid_counts_each_chunk_s_sources_by_id_chunk(small_grid)
     ],
 )
 def test_a_span_in_the_default_order_reads_the_id_chunks_holding_its_page(
-    make_app, monkeypatch, tier, span, spanned
+    make_app, monkeypatch, span, spanned
 ):
     """On the generated site of 1,000 sources (473 English articles) with listings of 10 entries
     per chunk, in the default order (`_id`): the 100 articles of positions 101 to 200 (whose
@@ -490,7 +489,7 @@ def test_a_span_in_the_default_order_reads_the_id_chunks_holding_its_page(
     counts (`_counted_walk`): every `id` chunk read past the first holds an entry of the span, and
     no chunk of the span's order but the two across its bounds is read. Pages by number and a
     cursor walk answer as the index does."""
-    app, site, client = thousand_in_small_chunks(make_app, monkeypatch, tier)
+    app, site, client = thousand_in_small_chunks(make_app, monkeypatch)
     ids = {
         n["sources"]["en"]["id"]
         for n in site["nodes"]
