@@ -181,6 +181,9 @@ class SiteModel:
     # The most entries a listing's chunk 0 holds (None: not recorded): a page starting within it
     # passes no chunk (app/listing/walk.py, `passes`).
     listing_head: int | None = None
+    # How many entries each other chunk of a listing holds but the last (None: not recorded): a
+    # span's month with fewer sources than a few chunks hold is not dense (app/listing/totals.py).
+    listing_chunk: int | None = None
     # How many title keys a chunk holds (app/listing/titles.py); None: a generation written
     # before them, whose partial matches go to the index.
     title_key_chunk: int | None = None
@@ -247,6 +250,7 @@ class SiteModel:
             counted_combinations=combinations.counted,
             most_tags=combinations.most,
             listing_head=combinations.head,
+            listing_chunk=combinations.chunk,
             title_key_chunk=generation.title_key_chunk(),
             publication_times=generation.publication_times_after(datetime.now(UTC)),
         )

@@ -133,13 +133,15 @@ class TagCombinations(NamedTuple):
     """How many tags the largest combinations of tags with calendars and listings have
     (`largest`: 1, none; 2, pairs; 3, triples too...), with calendars only (`counted`, at least
     `largest`) and the most tags one source carries (`most`; None: not recorded, by a
-    generation written before it was), and the most entries a listing's chunk 0 holds (`head`;
-    None: not recorded): the `listings` document TAG_COMBINATIONS_ID (app/fixture/listings.py)."""
+    generation written before it was), the most entries a listing's chunk 0 holds (`head`;
+    None: not recorded) and those each of its other chunks but the last holds (`chunk`; None:
+    not recorded): the `listings` document TAG_COMBINATIONS_ID (app/fixture/listings.py)."""
 
     largest: int
     counted: int
     most: int | None
     head: int | None = None
+    chunk: int | None = None
 
 
 def collection_name(kind: str, version: int) -> str:
@@ -391,7 +393,7 @@ class Generation:
             return TagCombinations(1, 1, None)
         return TagCombinations(
             found["largest"], found.get("counted", found["largest"]), found.get("most"),
-            found.get("head"),
+            found.get("head"), found.get("chunk"),
         )  # fmt: skip
 
     def listing_chunks(self, chunk_ids: list[str]) -> dict[str, dict[str, Any]]:

@@ -905,6 +905,47 @@ def test_a_span_walks_a_month_across_its_edges_of_few_chunks(long_listings, monk
     assert tallies == [] and len(chunks) > len(counted) + len(heads), asked
 
 
+@pytest.mark.reads_counted
+def test_a_span_reads_no_date_chunk_0_to_find_a_dense_month_its_calendar_rules_out(
+    long_listings, monkeypatch
+):
+    """A span reads the date chunks 0 of the listings that count, to find where a dense
+    month's part lies (totals.span_head_ids), only when a month across its edges holds more
+    sources than WALKED_MONTH_CHUNKS chunks (of 2 entries here) hold at least: its calendar
+    tells (totals._may_be_dense). So any of two tags by position reads its pair's date chunks
+    0 (listings that only count, which nothing else reads: one a translation) when January may
+    be dense, or when the chunks' size is unknown (a generation written before the loader
+    recorded it), and not when it may not; in the same commands, and the total is the index's
+    every time."""
+    app, store, _ = long_listings
+    client = app.test_client()
+    url = f"{JANUARY_SPAN}&{SPAN_SCOPES[3]}&order[node.position]=asc"
+    expected = index_total(client, url)
+    january = sum(  # the sources of either tag its calendar counts in January, both translations
+        1
+        for extra in long_listing_site()["nodes"]
+        if {1, 2} & set(extra.get("tags", []))
+        for source in extra["sources"].values()
+        if extra["status"] == "published" and source["published_at"].startswith("2019-01")
+    )
+    asked = recording_listing_reads(monkeypatch)
+
+    def pair_heads(reach: int) -> tuple[list[str], int]:
+        monkeypatch.setattr(totals, "WALKED_MONTH_CHUNKS", reach)
+        asked.clear()
+        body, count = commands(client, store, url)
+        assert body["hydra:totalItems"] == expected > 10
+        return [c for c in date_reads(asked)[1] if "|tags=" in c], count
+
+    dense, by_chunks = pair_heads(0)
+    assert len(dense) == 2, asked
+    assert pair_heads((january - 1) // 2) == (dense, by_chunks)  # one source past them
+    none, walked = pair_heads((january + 1) // 2)  # they hold all of January's
+    assert none == [] and walked == by_chunks, asked
+    monkeypatch.setattr(app.extensions["cms.site"].current(), "listing_chunk", None)
+    assert pair_heads((january + 1) // 2) == (dense, by_chunks)
+
+
 SPAN_ORDERS = ["&order[publishedAt]=desc", "&order[publishedAt]=asc", "",
                "&order[node.position]=asc"]  # fmt: skip
 

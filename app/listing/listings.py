@@ -95,7 +95,7 @@ def page(
     found = calendar.read(generation, scope, visibility, total_only=True)
     to_come = scope.span is None and calendar.to_come(found, scope, visibility)
     # a span of dates: where the months across its edges lie (`totals.span_count`)
-    spanned = totals.span_head_ids(scope, visibility) if scope.span is not None else []
+    spanned = totals.span_head_ids(scope, visibility, found) if scope.span is not None else []
     reads.read_missing([*heads, *(dated if to_come else []), *spanned])
 
     def scheduled() -> int:  # plus a second tag's, less the pair's and those left out...

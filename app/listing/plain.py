@@ -177,7 +177,7 @@ def site_scope(query: dict[str, Any], site: SiteModel, *, dated: bool = False) -
     return plain_scope(query, site.tag_ids, dated=dated, parents=site.listed_parents,
                        combinations=site.tag_combinations, most_tags=site.most_tags,
                        counted=site.counted_combinations, head=site.listing_head,
-                       homes=list(site.homes.values()),
+                       chunk=site.listing_chunk, homes=list(site.homes.values()),
                        sources_of=site.generation.memberships_of_nodes)  # fmt: skip
 
 
@@ -191,6 +191,7 @@ def plain_scope(
     most_tags: int | None = None,
     counted: int | None = None,
     head: int | None = None,
+    chunk: int | None = None,
     homes: Iterable[dict[str, Any]] = (),
     sources_of: Callable[[list[int]], list[dict[str, Any]]] | None = None,
 ) -> Scope | None:
@@ -199,7 +200,8 @@ def plain_scope(
     Site.tag_combinations: 1, pairs 2, triples 3...; `counted`: the most tags its groups with
     calendars only combine (Site.counted_combinations; None: `combinations`); `most_tags`: the
     most tags a source carries (None: unknown), which a general tag condition needs
-    (tag_conditions.tag_sets); `head`: Scope.head (Site.listing_head); `homes`: the
+    (tag_conditions.tag_sets); `head` and `chunk`: Scope.head and Scope.chunk (Site.listing_head,
+    Site.listing_chunk); `homes`: the
     home node's sources, which `node.home=false` leaves out; `sources_of`: the sources of nodes,
     read when `not[node.id]` leaves them out: both Scope.left, with
     app.membership.MEMBERSHIP_FIELDS at least); None when it filters on anything else. With
@@ -274,7 +276,7 @@ def plain_scope(
         no_index=no_index, parent=parent,
         hiding=hiding, without=tags.without, also=tags.also, third=tags.third, both=tags.both,
         within=tags.within, without_also=tags.without_also, without_third=tags.without_third,
-        listed_tags=combinations, head=head,
+        listed_tags=combinations, head=head, chunk=chunk,
     )  # fmt: skip
     # groups of more tags than the site counts, or walked, than it lists
     if (

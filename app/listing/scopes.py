@@ -173,7 +173,10 @@ class Scope:
     `listed_tags`: the most tags a group with listings combines (Site.tag_combinations; None:
     every group has them): a group of more has a calendar only (`has_listings`).
     `head`: the most entries a listing's chunk 0 holds (Site.listing_head; None: unknown): a
-    page that starts past them may pass chunks (app/listing/walk.py, `passes`)."""
+    page that starts past them may pass chunks (app/listing/walk.py, `passes`).
+    `chunk`: the entries each other chunk of a listing holds but the last (Site.listing_chunk;
+    None: unknown): a span's month holding fewer sources than a few chunks is not dense
+    (app/listing/totals.py, `span_head_ids`)."""
 
     node_types: tuple[str, ...]
     locales: tuple[str, ...]
@@ -198,6 +201,7 @@ class Scope:
     left: tuple[LeftOut, ...] = ()
     listed_tags: int | None = None
     head: int | None = None
+    chunk: int | None = None
 
     @cached_property
     def date_marks(self) -> tuple[Mark | None, Mark | None]:

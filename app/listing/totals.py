@@ -97,14 +97,34 @@ def _dense(reads: Reads, scope: Scope, marks: tuple[Bound, Bound]) -> bool:
     )
 
 
-def span_head_ids(scope: Scope, visibility: Visibility) -> list[str]:
+def span_head_ids(scope: Scope, visibility: Visibility, found: dict[str, Any]) -> list[str]:
     """The `_id` of the date listings' chunks 0 that find where a span's months across its
     edges lie (`_by_chunks`), read with the page's chunks 0: those of each listing that
-    counts; none for a scope whose months are walked (`_by_tallies`)."""
-    if not _by_tallies(scope):
+    counts; none for a scope whose months are walked (`_by_tallies`), nor when no month across
+    the span's edges may be dense (`_may_be_dense`, from its calendar `found`)."""
+    if not _by_tallies(scope) or not _may_be_dense(scope, visibility, found):
         return []
     keys = [key for _, key in _counted(scope, visibility)]
     return list(dict.fromkeys(walk.listing_chunk_id(key, 0, DATE.name) for key in keys))
+
+
+def _may_be_dense(scope: Scope, visibility: Visibility, found: dict[str, Any]) -> bool:
+    """Whether a month across a span's edges (`span_count`) may hold more than
+    WALKED_MONTH_CHUNKS chunks of a listing that counts wholly inside its part (`_dense`): it
+    holds more sources than that many chunks hold at least (chunk 0 Scope.head entries, each
+    other but the last Scope.chunk; either unknown: any month may). A listing that counts lists
+    some of the month's sources (a scope counted by tallies counts each once: `_by_tallies`),
+    of its own type and translation, so it holds no more entries in the month than the
+    scope's calendar counts in all."""
+    if scope.head is None or scope.chunk is None:
+        return True
+    least = WALKED_MONTH_CHUNKS * min(scope.head, scope.chunk)
+    lower, upper = walk.window(scope, visibility, DATE, descending=False)
+    return any(
+        sum(g["count"] for g in month["groups"]) > least
+        for month in found["months"]
+        if any(_side(g, lower, upper) == 0 for g in month["groups"] if scope.allows(g))
+    )
 
 
 def _by_tallies(scope: Scope) -> bool:
