@@ -819,6 +819,33 @@ def test_a_deep_page_by_number_reads_the_chunks_that_hold_it_not_those_it_passes
     assert 0 < deep <= 12
 
 
+@pytest.mark.reads_counted
+@pytest.mark.parametrize("order", PASSING_ORDERS)
+def test_a_walk_whose_tallies_came_first_reads_no_chunk_alone(long_listings, monkeypatch, order):
+    """A page past the chunks 0 reads its listings' tallies with them (to pass chunks). Its walk
+    then reads the first chunk it reaches with the chunks after it that the tallies show holding
+    its page (walk._Tallies), not that chunk alone first: with a tag left out (entries the
+    counts include that the walk drops), no read of a lone chunk is followed by another read of
+    the same listing, and every page is the index's."""
+    app, store, _ = long_listings
+    client = app.test_client()
+    urls = [f"/api/articles?_locale=en&not[node.nodesTags.tag.tagName]=news&{order}"
+            f"&itemsPerPage=4&page={page}" for page in (2, 3, 5, 6)]  # fmt: skip
+    with pytest.MonkeyPatch.context() as index:
+        on_the_index(index)
+        expected = [client.get(url).json for url in urls]
+    asked = recording_listing_reads(monkeypatch)
+    for url, answer in zip(urls, expected, strict=True):
+        asked.clear()
+        body, _ = commands(client, store, url)
+        assert body == answer and len(answer["hydra:member"]) == 4, url
+        assert any(c.endswith("|tally") for c in asked[0]), asked
+        for at, read in enumerate(asked):
+            listing = read[0].rsplit("|", 1)[0]
+            later = [c for after in asked[at + 1 :] for c in after if c.startswith(listing + "|")]
+            assert len(read) > 1 or later == [], (url, asked)
+
+
 # January 2019 holds an article a day (31 a translation: 16 chunks of 2); this span lies across
 # it at both ends
 JANUARY_SPAN = (

@@ -517,15 +517,17 @@ class _Ascending(Sequence[Bound]):
 class _Tallies:
     """How a walk (`_listed`) reads the chunks past those it reads first, from its listings'
     tallies (per chunk, its calendar groups: app/fixture/listings.py): the first chunk reached
-    that is not read yet is read with every walked listing's tally, in one read, as before;
-    any further one, with the chunks after it in its listing that hold an entry the request may
-    see (an allowed group), as far as those (not holding a source still to come: `ahead`) count
-    `needed` entries, in one read, and so for every walked listing from its first chunk not
-    read yet (where its walk goes on). A chunk that holds none is not read at all. So a walk keeping
-    few of the entries (a rare group: `node.visible=false`, `noIndex=true`, a realm few sources
-    are in) reads the chunks that hold its page in a few reads, not one read per chunk; entries
-    the counts include that the walk drops (left out by id, outside a span) make it read on the
-    same way."""
+    that is not read yet is read with every walked listing's tally, in one read, as before
+    (when the tallies came with an earlier read, as a page past the chunks 0 reads them to count
+    what it passes, it is read as any further one is); any further one, with the chunks after
+    it in its listing that hold an entry the request may see (an allowed group), as far as
+    those (not holding a source still to come: `ahead`) count `needed` entries, in one read,
+    and so for every walked listing from its first chunk not read yet (where its walk goes
+    on). A chunk that holds none is not read at all. So a walk keeping few of the entries (a
+    rare group: `node.visible=false`, `noIndex=true`, a realm few sources are in) reads the
+    chunks that hold its page in a few reads, not one read per chunk; entries the counts
+    include that the walk drops (left out by id, outside a span) make it read on the same
+    way."""
 
     reads: Reads
     scope: Scope
@@ -535,15 +537,16 @@ class _Tallies:
     known: bool = False
 
     def read_from(self, key: Key, number: int) -> bool:
-        """Reads chunk `number` of listing `key` (reached, not read yet), with the tallies or
-        the chunks after it that hold the walk; True when it holds no entry the request may see
-        (not read)."""
+        """Reads chunk `number` of listing `key` (reached, not read yet), with the tallies
+        (unless read already) or the chunks after it that hold the walk; True when it holds no
+        entry the request may see (not read)."""
         order = self.order.name
         if not self.known:
             self.known = True
             tallies = [tally_doc_id(other, order) for other in self.numbers]
-            self.reads.read_missing([listing_chunk_id(key, number, order), *tallies])
-            return False
+            if self.reads.unread(tallies):
+                self.reads.read_missing([listing_chunk_id(key, number, order), *tallies])
+                return False
         if self._allowed(key, number) == []:
             return True
         self.reads.read_missing([c for other in self.numbers for c in self._holding(other)])
