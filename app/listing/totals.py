@@ -38,12 +38,16 @@ class SpanCount:
 
     counted: int
     parts: list[_Window]
-    to_read: list[str]
     most: int
 
     @classmethod
     def known(cls, total: int) -> SpanCount:
-        return cls(total, [], [], total)
+        return cls(total, [], total)
+
+    @property
+    def to_read(self) -> list[str]:
+        """What counting its parts reads (`_Window.to_read`)."""
+        return _to_read(self.parts)
 
     def total(self, reads: Reads, scope: Scope) -> int:
         """The total, its documents read if the page's read did not (one read)."""
@@ -61,7 +65,7 @@ def span_count(reads: Reads, found: dict[str, Any], scope: Scope) -> SpanCount:
     site."""
     lower, upper = walk.window(scope, reads.visibility, DATE, descending=False)
     by_chunks = _by_tallies(scope)
-    across: list[tuple[Bound, Bound]] = []  # the months across, by chunks
+    parts: list[_Window] = []  # the months across, by chunks: each listing's share
     counted = held_across = 0
     for month in found["months"]:
         allowed = [g for g in month["groups"] if scope.allows(g)]
@@ -74,27 +78,16 @@ def span_count(reads: Reads, found: dict[str, Any], scope: Scope) -> SpanCount:
         most = (max(g["last"] for g in month["groups"]), INF)
         start = walk.least_of(upper, most)
         stop = least if lower is None else max(lower, least)
-        held = sum(g["count"] for g in month["groups"])
-        if by_chunks and _dense(reads, scope, (stop, start)):
-            across.append((stop, start))
+        shares = _windows(reads, scope, (stop, start)) if by_chunks else []
+        if any(len(share.inner) > WALKED_MONTH_CHUNKS for share in shares):  # dense
+            parts += shares
             held_across += sum(abs(g["count"]) for g in allowed)  # at least its part's
             continue
         # all of the month's (its chunks that hold some, in one read: not one a read)
+        held = sum(g["count"] for g in month["groups"])
         kept = walk.kept_entries(reads, scope, DATE, True, start, stop, needed=held)
         counted += sum(1 for _ in kept)
-    parts = _windows(reads, scope, across)
-    to_read = [c for part in parts for c in part.to_read()]
-    return SpanCount(counted, parts, to_read, counted + held_across)
-
-
-def _dense(reads: Reads, scope: Scope, marks: tuple[Bound, Bound]) -> bool:
-    """Whether a part of a month (ascending exclusive marks) holds more than WALKED_MONTH_CHUNKS
-    chunks wholly inside it of a date listing that counts (its chunk 0 read already)."""
-    return any(
-        len(_date_chunks(head, marks)[0]) > WALKED_MONTH_CHUNKS
-        for _, key in _counted(scope, reads.visibility)
-        if (head := reads.get(walk.listing_chunk_id(key, 0, DATE.name))) is not None
-    )
+    return SpanCount(counted, parts, counted + held_across)
 
 
 def span_head_ids(scope: Scope, visibility: Visibility, found: dict[str, Any]) -> list[str]:
@@ -110,7 +103,7 @@ def span_head_ids(scope: Scope, visibility: Visibility, found: dict[str, Any]) -
 
 def _may_be_dense(scope: Scope, visibility: Visibility, found: dict[str, Any]) -> bool:
     """Whether a month across a span's edges (`span_count`) may hold more than
-    WALKED_MONTH_CHUNKS chunks of a listing that counts wholly inside its part (`_dense`): it
+    WALKED_MONTH_CHUNKS chunks of a listing that counts wholly inside its part (dense): it
     holds more sources than that many chunks hold at least (chunk 0 Scope.head entries, each
     other but the last Scope.chunk; either unknown: any month may). A listing that counts lists
     some of the month's sources (a scope counted by tallies counts each once: `_by_tallies`),
@@ -153,15 +146,20 @@ class _Window(NamedTuple):
         return [*tally, *self.chunk_ids(self.edges)]
 
 
-def _windows(reads: Reads, scope: Scope, windows: list[tuple[Bound, Bound]]) -> list[_Window]:
-    """Each listing that counts with its share of each part of the months across a span's edges
-    (`windows`: ascending exclusive marks), from its date chunk 0 (read already)."""
+def _windows(reads: Reads, scope: Scope, marks: tuple[Bound, Bound]) -> list[_Window]:
+    """Each listing that counts with its share of a part of a month across a span's edges
+    (`marks`: ascending exclusive), from its date chunk 0 (read already: `span_head_ids`; none
+    for a listing whose chunk 0 is not read)."""
     return [
         _Window(sign, key, marks, *_date_chunks(head, marks))
         for sign, key in _counted(scope, reads.visibility)
         if (head := reads.get(walk.listing_chunk_id(key, 0, DATE.name))) is not None
-        for marks in windows
     ]
+
+
+def _to_read(parts: Sequence[_Window | _Rectangle]) -> list[str]:
+    """What counting these parts reads (their `to_read`)."""
+    return [chunk_id for part in parts for chunk_id in part.to_read()]
 
 
 def _by_chunks(reads: Reads, scope: Scope, parts: list[_Window]) -> int:
@@ -175,7 +173,7 @@ def _by_chunks(reads: Reads, scope: Scope, parts: list[_Window]) -> int:
     inside too, in one read more). So the entries looked at are those of at most two chunks per
     part, whatever the sources a month holds."""
     visibility = reads.visibility
-    reads.read_missing([c for part in parts for c in part.to_read()])
+    reads.read_missing(_to_read(parts))
     untallied = [p for p in parts if p.inner and not reads.get(walk.tally_doc_id(p.key, DATE.name))]
     reads.read_missing([c for part in untallied for c in part.chunk_ids(part.inner)])
     counted = 0
@@ -246,7 +244,7 @@ def rectangle_total(reads: Reads, scope: Scope) -> int:
             inner, edges = chunks.split(scope, *positions)
             parts.append(_Rectangle(sign, key, positions, dates, inner, edges, inner_dates,
                                     date_edges if inner else [], head, chunks))  # fmt: skip
-    reads.read_missing([chunk_id for part in parts for chunk_id in part.to_read()])
+    reads.read_missing(_to_read(parts))
     return sum(part.sign * part.count(reads, scope) for part in parts)
 
 
