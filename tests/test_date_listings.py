@@ -826,7 +826,8 @@ def test_a_walk_whose_tallies_came_first_reads_no_chunk_alone(long_listings, mon
     then reads the first chunk it reaches with the chunks after it that the tallies show holding
     its page (walk._Tallies), not that chunk alone first: with a tag left out (entries the
     counts include that the walk drops), no read of a lone chunk is followed by another read of
-    the same listing, and every page is the index's."""
+    the same listing, and every page is the index's; so is every page of a rare group (hidden
+    nodes, sources not to index), whose walk passes the chunks its tallies show holding none."""
     app, store, _ = long_listings
     client = app.test_client()
     urls = [f"/api/articles?_locale=en&not[node.nodesTags.tag.tagName]=news&{order}"
@@ -844,6 +845,13 @@ def test_a_walk_whose_tallies_came_first_reads_no_chunk_alone(long_listings, mon
             listing = read[0].rsplit("|", 1)[0]
             later = [c for after in asked[at + 1 :] for c in after if c.startswith(listing + "|")]
             assert len(read) > 1 or later == [], (url, asked)
+    rare = [f"/api/articles?{scope}&{order}&itemsPerPage=1&page={page}"
+            for scope in ("node.visible=false", "noIndex=true") for page in (1, 2, 3, 4)]  # fmt: skip
+    with pytest.MonkeyPatch.context() as index:
+        on_the_index(index)
+        expected = [client.get(url).json for url in rare]
+    assert sum(len(answer["hydra:member"]) for answer in expected) >= 4
+    assert [client.get(url).json for url in rare] == expected
 
 
 # January 2019 holds an article a day (31 a translation: 16 chunks of 2); this span lies across
@@ -937,8 +945,8 @@ def test_a_span_reads_no_date_chunk_0_to_find_a_dense_month_its_calendar_rules_o
     long_listings, monkeypatch
 ):
     """A span reads the date chunks 0 of the listings that count, to find where a dense
-    month's part lies (totals.span_head_ids), only when a month across its edges holds more
-    sources than WALKED_MONTH_CHUNKS chunks (of 2 entries here) hold at least: its calendar
+    month's part lies (totals.span_head_ids), only when a month across its edges holds as many
+    sources as WALKED_MONTH_CHUNKS + 1 chunks (of 2 entries here) hold at least: its calendar
     tells (totals._may_be_dense). So any of two tags by position reads its pair's date chunks
     0 (listings that only count, which nothing else reads: one a translation) when January may
     be dense, or when the chunks' size is unknown (a generation written before the loader
@@ -951,7 +959,7 @@ def test_a_span_reads_no_date_chunk_0_to_find_a_dense_month_its_calendar_rules_o
     january = sum(  # the sources of either tag its calendar counts in January, both translations
         1
         for extra in long_listing_site()["nodes"]
-        if {1, 2} & set(extra.get("tags", []))
+        if extra["type"] == "Article" and {1, 2} & set(extra.get("tags", []))
         for source in extra["sources"].values()
         if extra["status"] == "published" and source["published_at"].startswith("2019-01")
     )
@@ -966,11 +974,12 @@ def test_a_span_reads_no_date_chunk_0_to_find_a_dense_month_its_calendar_rules_o
 
     dense, by_chunks = pair_heads(0)
     assert len(dense) == 2, asked
-    assert pair_heads((january - 1) // 2) == (dense, by_chunks)  # one source past them
-    none, walked = pair_heads((january + 1) // 2)  # they hold all of January's
+    # a reach of r needs r + 1 full chunks wholly inside: 2r + 2 entries
+    assert pair_heads((january - 2) // 2) == (dense, by_chunks)  # January holds that many
+    none, walked = pair_heads((january - 2) // 2 + 1)  # January holds fewer
     assert none == [] and walked == by_chunks, asked
     monkeypatch.setattr(app.extensions["cms.site"].current(), "listing_chunk", None)
-    assert pair_heads((january + 1) // 2) == (dense, by_chunks)
+    assert pair_heads((january - 2) // 2 + 1) == (dense, by_chunks)
 
 
 SPAN_ORDERS = ["&order[publishedAt]=desc", "&order[publishedAt]=asc", "",

@@ -104,17 +104,18 @@ def span_head_ids(scope: Scope, visibility: Visibility, found: dict[str, Any]) -
 def _may_be_dense(scope: Scope, visibility: Visibility, found: dict[str, Any]) -> bool:
     """Whether a month across a span's edges (`span_count`) may hold more than
     WALKED_MONTH_CHUNKS chunks of a listing that counts wholly inside its part (dense): it
-    holds more sources than that many chunks hold at least (chunk 0 Scope.head entries, each
-    other but the last Scope.chunk; either unknown: any month may). A listing that counts lists
-    some of the month's sources (a scope counted by tallies counts each once: `_by_tallies`),
-    of its own type and translation, so it holds no more entries in the month than the
-    scope's calendar counts in all."""
+    holds at least as many sources as one more chunk than that holds at least. A chunk wholly
+    inside is never a listing's last (`_date_chunks`), so it is full: Scope.chunk entries, or
+    Scope.head for chunk 0, at most one of them (either unknown: any month may). A listing that
+    counts lists some of the month's sources (a scope counted by tallies counts each once:
+    `_by_tallies`), of its own type and translation, so it holds no more entries in the month
+    than the scope's calendar counts in all."""
     if scope.head is None or scope.chunk is None:
         return True
-    least = WALKED_MONTH_CHUNKS * min(scope.head, scope.chunk)
+    least = WALKED_MONTH_CHUNKS * scope.chunk + min(scope.head, scope.chunk)
     lower, upper = walk.window(scope, visibility, DATE, descending=False)
     return any(
-        sum(g["count"] for g in month["groups"]) > least
+        sum(g["count"] for g in month["groups"]) >= least
         for month in found["months"]
         if any(_side(g, lower, upper) == 0 for g in month["groups"] if scope.allows(g))
     )
@@ -148,12 +149,17 @@ class _Window(NamedTuple):
 
 def _windows(reads: Reads, scope: Scope, marks: tuple[Bound, Bound]) -> list[_Window]:
     """Each listing that counts with its share of a part of a month across a span's edges
-    (`marks`: ascending exclusive), from its date chunk 0 (read already: `span_head_ids`; none
-    for a listing whose chunk 0 is not read)."""
+    (`marks`: ascending exclusive), from its date chunk 0 (none without one: no source); none
+    at all unless every such chunk 0 is read (`span_head_ids` reads them only when a month may
+    be dense), so that a dense month is counted by every listing that counts, or walked."""
+    counted = _counted(scope, reads.visibility)
+    heads = [walk.listing_chunk_id(key, 0, DATE.name) for _, key in counted]
+    if reads.missing(heads):
+        return []
     return [
         _Window(sign, key, marks, *_date_chunks(head, marks))
-        for sign, key in _counted(scope, reads.visibility)
-        if (head := reads.get(walk.listing_chunk_id(key, 0, DATE.name))) is not None
+        for (sign, key), head_id in zip(counted, heads, strict=True)
+        if (head := reads.get(head_id)) is not None
     ]
 
 
