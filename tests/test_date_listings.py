@@ -846,7 +846,8 @@ def test_a_walk_whose_tallies_came_first_reads_no_chunk_alone(long_listings, mon
             later = [c for after in asked[at + 1 :] for c in after if c.startswith(listing + "|")]
             assert len(read) > 1 or later == [], (url, asked)
     rare = [f"/api/articles?{scope}&{order}&itemsPerPage=1&page={page}"
-            for scope in ("node.visible=false", "noIndex=true") for page in (1, 2, 3, 4)]  # fmt: skip
+            for scope in ("node.visible=false", "noIndex=true")
+            for page in (1, 2, 3, 4)]  # fmt: skip
     with pytest.MonkeyPatch.context() as index:
         on_the_index(index)
         expected = [client.get(url).json for url in rare]
