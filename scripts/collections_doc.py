@@ -391,7 +391,8 @@ grids). One
 more document, `{{_id: "{LISTED_PARENTS_ID}", ids: [...]}}`, lists the listed parents (none in the
 demo site: its largest parent has 13 children); the site model reads it once per generation, and a
 `node.parent` request for one of them (or for its `node.parent.nodeName`) is plain. Another, `{{_id:
-"{TAG_COMBINATIONS_ID}", largest: <1, 2, 3...>, counted: <n>, most: <n>, head: <n>}}`, says how
+"{TAG_COMBINATIONS_ID}", largest: <1, 2, 3...>, counted: <n>, most: <n>, head: <n>, chunk:
+<n>}}`, says how
 many tags the largest combinations of tags with calendars and listings have (3 when pairs and
 triples have them, 2 when pairs only: no source carries three tags, or the sources carry more than
 {TAG_COMBINATIONS_MAX} triples of tags, or carry triples more times than there are sources; 4 and
@@ -404,7 +405,13 @@ walks each tag's listing and counts the triple's calendar; all three walks the t
 a condition beyond the named shapes drops the sets of more than `most` tags, which no source
 carries); else it queries `sources`. `head` is how many entries a listing's chunk 0 holds at most
 ({LISTING_HEAD}): a page by number that starts past them reads its listings' tallies with their
-chunks 0, to pass the chunks before it without reading them (docs/performance.md).""",
+chunks 0, to pass the chunks before it without reading them (docs/performance.md). `chunk` is
+how many entries each other chunk holds but a listing's last ({LISTING_CHUNK}): a span of dates
+counted chunk by chunk (a tag, a translation, any of several tags) reads the date chunks 0 that
+find a dense month's chunks only when a month across its edges holds at least as many sources as
+`WALKED_MONTH_CHUNKS` ({WALKED_MONTH_CHUNKS}) such chunks and a chunk 0 hold
+({WALKED_MONTH_CHUNKS * LISTING_CHUNK + min(LISTING_HEAD, LISTING_CHUNK)}: docs/performance.md); a
+generation written before `chunk` reads them for every such span.""",
     "children": f"""\
 The walker children of a listing node that has more than {CHILDREN_EMBEDDED} of them (a blog of
 thousands of articles), by position: `{{_id: <node id>, ids: [...]}}`. Its sources have
