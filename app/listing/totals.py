@@ -67,9 +67,7 @@ def span_count(reads: Reads, found: dict[str, Any], scope: Scope) -> SpanCount:
     by_chunks = _by_tallies(scope)
     parts: list[_Window] = []  # the months across, by chunks: each listing's share
     counted = held_across = 0
-    for month in found["months"]:
-        allowed = [g for g in month["groups"] if scope.allows(g)]
-        sides = [_side(g, lower, upper) for g in allowed]
+    for month, allowed, sides in _months(scope, (lower, upper), found):
         if 0 not in sides:
             counted += sum(g["count"] for g, side in zip(allowed, sides, strict=True) if side > 0)
             continue
@@ -113,12 +111,32 @@ def _may_be_dense(scope: Scope, visibility: Visibility, found: dict[str, Any]) -
     if scope.head is None or scope.chunk is None:
         return True
     least = WALKED_MONTH_CHUNKS * scope.chunk + min(scope.head, scope.chunk)
-    lower, upper = walk.window(scope, visibility, DATE, descending=False)
+    bounds = walk.window(scope, visibility, DATE, descending=False)
     return any(
         sum(g["count"] for g in month["groups"]) >= least
-        for month in found["months"]
-        if any(_side(g, lower, upper) == 0 for g in month["groups"] if scope.allows(g))
+        for month, _, sides in _months(scope, bounds, found)
+        if 0 in sides
     )
+
+
+class _Month(NamedTuple):
+    """A calendar month seen from a span (`_months`): its groups the scope allows and each
+    one's side of the span's bounds (`_side`); one of them at 0 puts the month across the
+    span's edges."""
+
+    month: dict[str, Any]
+    allowed: list[dict[str, Any]]
+    sides: list[int]
+
+
+def _months(
+    scope: Scope, bounds: tuple[Bound | None, Bound | None], found: dict[str, Any]
+) -> Iterator[_Month]:
+    """The months of a calendar `found`, each with its groups the scope allows and their sides of
+    a span's ascending exclusive `bounds` (walk.window)."""
+    for month in found["months"]:
+        allowed = [g for g in month["groups"] if scope.allows(g)]
+        yield _Month(month, allowed, [_side(g, *bounds) for g in allowed])
 
 
 def _by_tallies(scope: Scope) -> bool:
