@@ -67,8 +67,9 @@ def span_count(reads: Reads, found: dict[str, Any], scope: Scope) -> SpanCount:
     by_chunks = _by_tallies(scope)
     parts: list[_Window] = []  # the months across, by chunks: each listing's share
     counted = held_across = 0
-    for month, allowed, sides in _months(scope, (lower, upper), found):
-        if 0 not in sides:
+    for seen in _months(scope, (lower, upper), found):
+        month, allowed, sides = seen
+        if not seen.across:
             counted += sum(g["count"] for g, side in zip(allowed, sides, strict=True) if side > 0)
             continue
         # newest first from the month's last date (or the span's end) to its first (or start)
@@ -113,20 +114,24 @@ def _may_be_dense(scope: Scope, visibility: Visibility, found: dict[str, Any]) -
     least = WALKED_MONTH_CHUNKS * scope.chunk + min(scope.head, scope.chunk)
     bounds = walk.window(scope, visibility, DATE, descending=False)
     return any(
-        sum(g["count"] for g in month["groups"]) >= least
-        for month, _, sides in _months(scope, bounds, found)
-        if 0 in sides
+        sum(g["count"] for g in seen.month["groups"]) >= least
+        for seen in _months(scope, bounds, found)
+        if seen.across
     )
 
 
 class _Month(NamedTuple):
     """A calendar month seen from a span (`_months`): its groups the scope allows and each
-    one's side of the span's bounds (`_side`); one of them at 0 puts the month across the
-    span's edges."""
+    one's side of the span's bounds (`_side`)."""
 
     month: dict[str, Any]
     allowed: list[dict[str, Any]]
     sides: list[int]
+
+    @property
+    def across(self) -> bool:
+        """Whether one of its groups straddles a bound of the span (or now)."""
+        return 0 in self.sides
 
 
 def _months(
