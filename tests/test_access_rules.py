@@ -168,6 +168,20 @@ def test_passwords_are_never_repeated(client, caplog):
     assert "letmein" not in str(collection["hydra:view"])
 
 
+@pytest.mark.parametrize("name", ["Password", "PASSWORD[]", "pAssword[0]"])
+def test_a_name_only_like_the_password_s_is_refused_by_a_collection(client, caplog, name):
+    """The realm password is `password` (app.auth reads no other): a collection refuses another
+    spelling as it refuses any unknown parameter, rather than answering as if none were given
+    (and from the cache entry of the request without it), and the logs still redact its value."""
+    assert client.get("/api/pages").status_code == 200  # the entry it must not be answered from
+    caplog.set_level("INFO")
+    response = client.get(f"/api/pages?{name}=letmein")
+    assert response.status_code == 400
+    shown = name.replace("[0]", "[]")
+    assert problem_detail(response).startswith(f'Unknown parameter "{shown}" for /api/pages; ')
+    assert "letmein" not in response.get_data(as_text=True) + caplog.text
+
+
 def test_a_feed_counts_the_password_its_own_block_was_checked_with(make_app):
     """A password realm covers the feed block of /about and one of its articles, not the page:
     with the password, the block is shown once its check is made, and its feed counts that check

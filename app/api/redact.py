@@ -36,10 +36,13 @@ def public_full_path() -> str:
 
 
 def canonical_pairs(args: MultiDict) -> tuple[tuple[str, str], ...]:
-    """Every non-secret parameter, sorted by name: two spellings of one query are one key and
-    one IRI. `order[...]` parameters keep their relative order (the first sorts first) after
-    the others."""
-    pairs = [(k, v) for k, v in args.items(multi=True) if not is_secret(k)]
+    """Every parameter but the secrets the service reads (`password`: app.auth), sorted by name:
+    two spellings of one query are one key and one IRI. `order[...]` parameters keep their
+    relative order (the first sorts first) after the others. A name only like a secret's
+    (`Password`, `PASSWORD[]`) stays: a route that refuses unknown parameters refuses it (a
+    collection would else answer as if no password were given), and it is a key of its own; the
+    logs redact it still (`is_secret`)."""
+    pairs = [(k, v) for k, v in args.items(multi=True) if k not in SECRET_PARAMETERS]
     return tuple(
         sorted(
             pairs,
