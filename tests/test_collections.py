@@ -125,6 +125,8 @@ def test_hydra_search_lists_the_supported_filters(client):
         ("publishedAt[archive]=2024-04-12&_locale=fr", [2102]),
         ("publishedAt[archive]=2023", [6401, 6402, 6501, 6502, 6601, 6602]),
         ("publishedAt[archive]=2021", []),
+        ("publishedAt[archive]=9999-12-31", []),  # its end is no next day (the year 10000)
+        ("publishedAt[archive]=9999", []),
         # exact, ids and IRIs
         ("node.id=21", [2101, 2102]),
         ("node.id[]=21&node.id[]=26", [2101, 2102, 2601]),
@@ -329,6 +331,8 @@ def test_collections_apply_availability_realms_and_publication(client):
         ),
         ("publishedAt[archive]=2024-13", "“archive” filter must be a valid archive specification."),
         ("publishedAt[archive]=24", "“archive” filter must be a valid archive specification."),
+        ("publishedAt[archive]=2024-00", "“archive” filter must be a valid archive specification."),
+        ("publishedAt[archive]=2023-02-29", "“archive” filter must be a valid archive specification."),
         (
             "node.parent=/api/pages/17",
             '"node.parent" must be a non-negative integer (at most 18 digits) or an IRI'

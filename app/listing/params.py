@@ -8,6 +8,7 @@ refuses both with a 400 naming the parameter and what it accepts (no silently wr
 from __future__ import annotations
 
 import re
+from calendar import monthrange
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -185,18 +186,14 @@ def archive_bounds(value: str, now: datetime) -> tuple[datetime, datetime]:
     if match is None:
         raise BadRequest(ARCHIVE_MESSAGE)
     year, month, day = (int(g) if g else None for g in match.groups())
-    try:
-        if month is None:
-            start, end = datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC)
-        elif day is None:
-            start = datetime(year, month, 1, tzinfo=UTC)
-            end = datetime(year + month // 12, month % 12 + 1, 1, tzinfo=UTC)
-        else:
-            start = datetime(year, month, day, tzinfo=UTC)
-            end = start + timedelta(days=1)
+    try:  # its last second, not the next period's start less one (past 9999 in 9999-12-31)
+        start = datetime(year, 1 if month is None else month, 1 if day is None else day, tzinfo=UTC)
+        last_month = 12 if month is None else month
+        last_day = monthrange(year, last_month)[1] if day is None else day
+        last = datetime(year, last_month, last_day, 23, 59, 59, tzinfo=UTC)
     except ValueError:
         raise BadRequest(ARCHIVE_MESSAGE) from None
-    return start, min(end - timedelta(seconds=1), now)
+    return start, min(last, now)
 
 
 def direction(name: str, value: str) -> int:
