@@ -332,7 +332,10 @@ def test_collections_apply_availability_realms_and_publication(client):
         ("publishedAt[archive]=2024-13", "“archive” filter must be a valid archive specification."),
         ("publishedAt[archive]=24", "“archive” filter must be a valid archive specification."),
         ("publishedAt[archive]=2024-00", "“archive” filter must be a valid archive specification."),
-        ("publishedAt[archive]=2023-02-29", "“archive” filter must be a valid archive specification."),
+        (
+            "publishedAt[archive]=2023-02-29",
+            "“archive” filter must be a valid archive specification.",
+        ),
         (
             "node.parent=/api/pages/17",
             '"node.parent" must be a non-negative integer (at most 18 digits) or an IRI'
