@@ -37,7 +37,7 @@ def encode(field: str, member: dict[str, Any]) -> str:
 
 def decode(token: str, field: str) -> tuple[Any, int] | None:
     """(sort value, _id) after which the page starts; None for the empty token (first page)."""
-    if not TOKEN.match(token):
+    if not TOKEN.fullmatch(token):  # `$` alone would let a final newline through
         raise BadRequest(MESSAGE)
     if token == "":
         return None

@@ -94,6 +94,8 @@ MESSAGE = "cursor must be empty or the cursor of a hydra:next link of this colle
         token([1, 2]),
         token(["_id", 1901, 2601]),  # the default order's value is the id itself
         token(["_id", "x", 2601]),
+        # a valid token (of no padding, which a newline would have broken) and a newline
+        base64.urlsafe_b64encode(b'["_id",301,301]').decode() + "%0A",
     ],
 )
 def test_malformed_cursors_are_a_400(client, cursor):
