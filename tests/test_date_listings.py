@@ -983,6 +983,41 @@ def test_a_span_reads_no_date_chunk_0_to_find_a_dense_month_its_calendar_rules_o
     assert pair_heads((january - 2) // 2 + 1) == (dense, by_chunks)
 
 
+@pytest.mark.reads_counted
+def test_a_page_past_a_span_s_total_reads_no_more_than_its_count_before_the_month_s_sources(
+    long_listings, monkeypatch
+):
+    """A page past what a span's total may reach reads only what the count reads. For a dense
+    month (here January, its part inside the span counted chunk by chunk) that bound is what
+    its part's chunks hold (totals._Window.most), not all the month's sources: so the pages past
+    the total but before January's count in the span's translation read the documents the count
+    reads, in its commands (not also the grid rows a walk reads), and every page past the total
+    is empty with the index's total."""
+    app, store, _ = long_listings
+    client = app.test_client()
+    url = f"{JANUARY_SPAN}&_locale=en"
+    expected = index_total(client, url)
+    monkeypatch.setattr(totals, "WALKED_MONTH_CHUNKS", 0)
+    asked = recording_listing_reads(monkeypatch)
+    body, counted = commands(client, store, url)
+    assert body["hydra:totalItems"] == expected > 10
+    read = sorted(c for ids in asked for c in ids)
+    january = sum(  # the English sources January's calendar counts
+        1
+        for extra in long_listing_site()["nodes"]
+        if extra["type"] == "Article" and extra["status"] == "published"
+        and (extra["sources"].get("en", {}).get("published_at") or "").startswith("2019-01")
+    )  # fmt: skip
+    costs = []
+    for skip in range(expected, january):
+        asked.clear()
+        page = url.replace("itemsPerPage=0", "itemsPerPage=1") + f"&page={skip + 1}"
+        body, cost = commands(client, store, page)
+        assert body["hydra:member"] == [] and body["hydra:totalItems"] == expected
+        costs.append((cost, sorted(c for ids in asked for c in ids) == read))
+    assert expected < january and costs[-1] == (counted, True), costs
+
+
 SPAN_ORDERS = ["&order[publishedAt]=desc", "&order[publishedAt]=asc", "",
                "&order[node.position]=asc"]  # fmt: skip
 

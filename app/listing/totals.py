@@ -32,9 +32,10 @@ class SpanCount:
     """A total counted in two steps: what is counted already (`counted`), and the parts of dense
     months across a span's edges still to count chunk by chunk (`parts`: `_by_chunks`), whose
     documents (`to_read`) a page reads with its own first read (Reads.along). `most`: at least
-    the total (the dense months' sources in all, not only their parts inside the span), so that
-    a page past it reads nothing more; one between the total and it walks, and finds none.
-    Any other total is known at once (`known`)."""
+    the total (for a dense month, the lesser of its groups' sources not wholly outside the span
+    and what its listings that add hold in their part's chunks: `_Window.most`), so that a page
+    past it reads nothing more; one between the total and it walks, and finds none. Any other
+    total is known at once (`known`)."""
 
     counted: int
     parts: list[_Window]
@@ -80,7 +81,11 @@ def span_count(reads: Reads, found: dict[str, Any], scope: Scope) -> SpanCount:
         shares = _windows(reads, scope, (stop, start)) if by_chunks else []
         if any(len(share.inner) > WALKED_MONTH_CHUNKS for share in shares):  # dense
             parts += shares
-            held_across += sum(abs(g["count"]) for g in allowed)  # at least its part's
+            # at least its part's: its groups not wholly outside, or its part's chunks' entries
+            reaching = [
+                abs(g["count"]) for g, side in zip(allowed, sides, strict=True) if side >= 0
+            ]
+            held_across += min(sum(reaching), sum(share.most(scope) for share in shares))
             continue
         # all of the month's (its chunks that hold some, in one read: not one a read)
         held = sum(g["count"] for g in month["groups"])
@@ -163,6 +168,16 @@ class _Window(NamedTuple):
 
     def chunk_ids(self, numbers: Sequence[int]) -> list[str]:
         return [walk.listing_chunk_id(self.key, n, DATE.name) for n in numbers]
+
+    def most(self, scope: Scope) -> float:
+        """At least what it adds to a total (`_by_chunks`): none when it takes away (sign -1),
+        else a full chunk (Scope.head or Scope.chunk entries) for each chunk inside or across
+        its part, which holds all of the part's entries (no bound when either size is unknown)."""
+        if self.sign < 0:
+            return 0
+        if scope.head is None or scope.chunk is None:
+            return INF
+        return (len(self.inner) + len(self.edges)) * max(scope.head, scope.chunk)
 
     def to_read(self) -> list[str]:
         """Its date tally (when chunks lie wholly inside) and its chunks across the bounds."""
