@@ -62,6 +62,10 @@ def unrequestable(path: str) -> str | None:
 
 
 def is_absolute_http_url(text: str) -> bool:
-    """An absolute http(s) URL with a host (a redirection's target, the JSON-LD vocabulary base)."""
-    parts = urlsplit(text)
+    """An absolute http(s) URL with a host (a redirection's target, the JSON-LD vocabulary base);
+    not one urlsplit refuses (`https://[::1`, a host NFKC would change)."""
+    try:
+        parts = urlsplit(text)
+    except ValueError:
+        return False
     return parts.scheme in ("http", "https") and bool(parts.netloc)

@@ -251,9 +251,12 @@ def month_of(moment: datetime) -> str:
 
 
 def month_span(month: str) -> tuple[datetime, datetime]:
-    """The first moment of a `YYYY-MM` month (month_of), and of the next one."""
+    """The first moment of a `YYYY-MM` month (month_of), and of the next one; for December 9999,
+    the last moment a datetime holds, past any stored date (whole milliseconds)."""
     year, number = int(month[:4]), int(month[5:])
     start = datetime(year, number, 1, tzinfo=UTC)
+    if (year, number) == (datetime.max.year, 12):
+        return start, datetime.max.replace(tzinfo=UTC)
     return start, datetime(year + number // 12, number % 12 + 1, 1, tzinfo=UTC)
 
 

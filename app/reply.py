@@ -18,6 +18,16 @@ _COMPACT = (("documents/", "d/"), ("nodes/", "n/"), ("nodes_sources/", "ns/"), (
             ("folders/", "f/"))  # fmt: skip
 
 
+# The largest delta-seconds a cache reads (RFC 9111, 1.2.2: a sender should not send more); a
+# node's ttl (any number of minutes the fixture allows) is sent as at most that.
+MAX_DELTA_SECONDS = 2**31
+
+
+def ttl_seconds(minutes: int | None) -> int:
+    """A node's ttl in minutes as seconds (Roadiz: × 60; none: 0), at most MAX_DELTA_SECONDS."""
+    return min(int(minutes or 0) * 60, MAX_DELTA_SECONDS)
+
+
 # The string value of an `@id` member in JSON text (escapes kept). In valid JSON this text is
 # always one: a quote inside a string is escaped, and a string followed by `:` is a key.
 _ID_MEMBER = re.compile(rb'"@id":"([^"\\]*(?:\\.[^"\\]*)*)"')

@@ -14,7 +14,7 @@ from app.item_dumps import ItemDumper
 from app.naming import breadcrumbs_id
 from app.paths import normalise_path
 from app.realms import decide
-from app.reply import Reply
+from app.reply import Reply, ttl_seconds
 from app.request_context import RequestContext
 from app.resolution import NOT_RESOLVED, Resolution, resolve_path
 from schemas import shared
@@ -45,7 +45,7 @@ class WebResponse:
 
 
 def max_age(source: dict[str, Any]) -> int:
-    return int(source["node"]["ttl"] or 0) * 60
+    return ttl_seconds(source["node"]["ttl"])
 
 
 def breadcrumbs(source: dict[str, Any], context: RequestContext, dump: ItemDumper) -> dict:

@@ -358,6 +358,11 @@ CASES = {
             ("$.redirections[1].type", "303 is not one of: 301, 302"),
         ],
     ),
+    "redirection to a URL urlsplit refuses": (  # a ValueError, not a refusal, before
+        [("set", "redirections.1.redirect_uri", "https://[::1")],
+        [("$.redirections[1].redirect_uri",
+          '"https://[::1" is not an http(s) URL or a path starting with "/"')],
+    ),
     "duplicate redirection query": (
         [("set", "redirections.1.query", "/old-page")],
         [("$.redirections[1].query",

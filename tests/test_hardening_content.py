@@ -367,6 +367,10 @@ def test_the_seed_command_reports_a_failing_write_without_a_traceback(fresh, mon
         (b"[" * 100000 + b"]" * 100000, "$: not readable: nested too deeply"),
         (b'{"a": NaN}', "$.a: nan is not a JSON number"),
         (b'{"a": [Infinity]}', "$.a[0]: inf is not a JSON number"),
+        (  # more digits than Python converts (4,300): json.loads raises a ValueError
+            b'{"a": 1' + b"0" * 5000 + b"}",
+            "$: not readable: an integer of thousands of digits (at most 64 bits are stored)",
+        ),
     ],
 )
 def test_the_seed_command_refuses_unreadable_json_cleanly(fresh, tmp_path, content, message):
@@ -386,11 +390,21 @@ def test_the_seed_command_refuses_unreadable_json_cleanly(fresh, tmp_path, conte
     ["0001-01-01T00:00:00+00:00", "0001-01-01T05:00:00+04:00", "9999-12-31T23:59:59+00:00"],
 )
 def test_dates_at_the_edges_of_the_calendar_load_and_serve(make_app, published_at):
-    client = make_app(_set("about", "en", "published_at", published_at)(demo_site())).test_client()
+    site = _set("first-article", "en", "published_at", published_at)(demo_site())
+    client = make_app(_set("about", "en", "published_at", published_at)(site)).test_client()
     response = get_path(client, "/about")
     assert response.status_code == (404 if published_at.startswith("9999") else 200)
     assert get_path(client, "/").status_code == 200
     assert client.get("/api/pages").status_code == 200
+    # in preview, December 9999 is a month of the archives (its end is no next month)
+    editor = mint_token(JWT_SECRET, "eve", ["ROLE_BACKEND_USER"], timedelta(hours=1))
+    archives = client.get(
+        "/api/articles/archives?_preview=1&_locale=en",
+        headers={"Authorization": f"Bearer {editor}"},
+    )
+    assert archives.status_code == 200
+    month = published_at[:7]
+    assert any(month in year["months"] for year in archives.json["hydra:member"])
 
 
 # --- 3. header values are never injected --------------------------------------------------------

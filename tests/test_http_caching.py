@@ -68,6 +68,19 @@ def test_the_entry_point_contexts_and_vocabulary_are_tagged_and_revalidate(clien
     assert vary == (set() if url == "/api/docs.jsonld" else {"Accept"})
 
 
+def test_a_ttl_past_what_caches_read_is_sent_as_2_to_the_31_seconds(make_app):
+    """A node's ttl is any integer of 64 bits (the fixture's rule); in seconds it is sent as at
+    most 2^31, the most a cache reads (RFC 9111, 1.2.2), not past what JSON numbers of 64 bits
+    hold (a 500 before)."""
+    site = demo_site()
+    node(site, "about")["ttl"] = 2**63 - 1
+    response = get_path(make_app(site).test_client(), "/about")
+    assert response.status_code == 200 and response.json["maxAge"] == 2**31
+    assert response.headers["Cache-Control"] == (
+        f"public, max-age=60, s-maxage={2**31}, stale-while-revalidate=3600"
+    )
+
+
 def test_public_headers(client):
     response = get_path(client, "/about")
     assert response.headers["Cache-Control"] == (

@@ -18,7 +18,7 @@ from app.api.response_cache import CachedResponse
 from app.api.time_budget import context_limit, query_budget
 from app.header_values import token, uri_reference
 from app.plain_format import plain
-from app.reply import Reply, cache_tags
+from app.reply import Reply, cache_tags, ttl_seconds
 from app.request_context import RequestContext
 
 VARY = "Accept, Accept-Language, Authorization, Origin, Accept-Encoding"
@@ -129,7 +129,7 @@ def send(reply: Reply, context: RequestContext, *, cache_key: tuple | None = Non
     `cache_key` when the reply is storable."""
     payload = dumps(reply.body)
     ttl = reply.ttl_minutes
-    s_maxage = ttl * 60 if ttl else int(current_app.config["DEFAULT_S_MAXAGE"])
+    s_maxage = ttl_seconds(ttl) if ttl else int(current_app.config["DEFAULT_S_MAXAGE"])
     fixed = {
         "ETag": strong_etag(payload),
         "Vary": VARY,
