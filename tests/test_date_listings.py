@@ -874,6 +874,19 @@ def date_reads(asked: list[list[str]]) -> tuple[list[str], list[str], list[str]]
     return tallies, heads, [c for c in dated if c not in heads]
 
 
+def january_sources(locales: tuple[str, ...] = ("en", "fr"), tags: set[int] | None = None) -> int:
+    """The published articles' sources of long_listing_site that January 2019's calendar counts:
+    of `locales`, carrying any of `tags` (None: any or none)."""
+    return sum(
+        1
+        for extra in long_listing_site()["nodes"]
+        if extra["type"] == "Article" and extra["status"] == "published"
+        and (tags is None or tags & set(extra.get("tags", [])))
+        for locale, source in extra["sources"].items()
+        if locale in locales and (source["published_at"] or "").startswith("2019-01")
+    )  # fmt: skip
+
+
 def index_total(client, url: str) -> int:
     """The total the index gives for `url`."""
     with pytest.MonkeyPatch.context() as index:
@@ -957,13 +970,7 @@ def test_a_span_reads_no_date_chunk_0_to_find_a_dense_month_its_calendar_rules_o
     client = app.test_client()
     url = f"{JANUARY_SPAN}&{SPAN_SCOPES[3]}&order[node.position]=asc"
     expected = index_total(client, url)
-    january = sum(  # the sources of either tag its calendar counts in January, both translations
-        1
-        for extra in long_listing_site()["nodes"]
-        if extra["type"] == "Article" and {1, 2} & set(extra.get("tags", []))
-        for source in extra["sources"].values()
-        if extra["status"] == "published" and source["published_at"].startswith("2019-01")
-    )
+    january = january_sources(tags={1, 2})  # either tag's, both translations
     asked = recording_listing_reads(monkeypatch)
 
     def pair_heads(reach: int) -> tuple[list[str], int]:
@@ -1002,12 +1009,7 @@ def test_a_page_past_a_span_s_total_reads_no_more_than_its_count_before_the_mont
     body, counted = commands(client, store, url)
     assert body["hydra:totalItems"] == expected > 10
     read = sorted(c for ids in asked for c in ids)
-    january = sum(  # the English sources January's calendar counts
-        1
-        for extra in long_listing_site()["nodes"]
-        if extra["type"] == "Article" and extra["status"] == "published"
-        and (extra["sources"].get("en", {}).get("published_at") or "").startswith("2019-01")
-    )  # fmt: skip
+    january = january_sources(locales=("en",))
     costs = []
     for skip in range(expected, january):
         asked.clear()
