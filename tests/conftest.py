@@ -139,7 +139,9 @@ def demo_site() -> dict[str, Any]:
 def make_app(real_server: Any, tmp_path_factory: pytest.TempPathFactory):
     """Build an app serving `site` (a fixture dict), on a fresh database of the tier."""
 
-    def factory(site: dict[str, Any] | None = None, **config: Any):
+    def factory(site: dict[str, Any] | None = None, *, embedded: bool = False, **config: Any):
+        """`embedded`: the in-process store on either tier (a reference run beside the real
+        server's)."""
         site = site if site is not None else demo_site()
         # The demo configuration (`make run`): the shipped example transformer adds `fooBar`.
         # No time budget and a generous connection timeout (90 s a command) unless a test sets
@@ -152,7 +154,7 @@ def make_app(real_server: Any, tmp_path_factory: pytest.TempPathFactory):
                     "MONGODB_TIMEOUT_MS": 30000, "WEB_RESPONSE_TRANSFORMER": DEMO_TRANSFORMER,
                     **config}  # fmt: skip
         settings["MONGODB_DB"] = f"test_{os.getpid()}_{next(_databases)}"
-        uri = _uri(real_server)
+        uri = None if embedded else _uri(real_server)
         if uri is None:
             path = tmp_path_factory.mktemp("site") / "site.json"
             path.write_text(json.dumps(site), encoding="utf-8")
