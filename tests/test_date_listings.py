@@ -1468,7 +1468,9 @@ def test_a_cursor_walk_of_a_listing_is_the_index_walk_at_every_moment(
         preview = number // 3 % 2 == 1
         cases += [(now, locale, denied, size, visible, preview, *order) for order in ORDERS]
     walked = 0
-    for number, case in enumerate(sample(cases, tier, step=36)):
+    # on FerretDB every 73rd case (7 walks; every 36th, 14 walks, took 354 s in stop 68's CI): the
+    # moments' rotations and the orders each take every value, in 7 different combinations
+    for number, case in enumerate(sample(cases, tier, step=73)):
         now, locale, denied, size, visible, preview, order, descending = case
         no_index = (None, False, True)[number % 3]
         query = plain_query(node_type, locale, tag, denied, visible, no_index=no_index)
@@ -1476,7 +1478,7 @@ def test_a_cursor_walk_of_a_listing_is_the_index_walk_at_every_moment(
         expected, got = cursor_walks(generation, query, visibility, size, order, descending)
         assert got == expected, (query, now, order, descending, size)
         walked += sum(len(p) for p in expected)
-    assert walked > (500 if tier == "mongomock" else 20)
+    assert walked > (500 if tier == "mongomock" else 10)  # 12 on FerretDB
 
 
 CURSOR_URLS = [
@@ -1719,7 +1721,10 @@ def test_a_cursor_walk_of_a_span_is_the_index_walk(small_chunks, tier):
         for n, condition in enumerate(spans(dates)[::3])
     ]
     walked = 0
-    for n, (condition, locale, denied, size) in enumerate(sample(cases, tier, step=24)):
+    # on FerretDB every 71st case (4, 276 s): a step prime to the rotations' 12 takes both
+    # translations, denied realms or not and pages of 3 (every 24th took one combination of the
+    # 8: English, no realm denied, pages of 1; every 35th took 7 of them in 552 s)
+    for n, (condition, locale, denied, size) in enumerate(sample(cases, tier, step=71)):
         query = {**plain_query("Article", locale, None, denied), "published_at": condition}
         visibility = Visibility(now=datetime.now(UTC), preview=n % 2 == 1)
         for order, descending in orders_of(tier, n):
@@ -1768,12 +1773,14 @@ def test_a_span_page_is_the_index_page_on_a_site_with_many_sources_a_month(gener
     second = timedelta(seconds=1)
     bounds = sorted({d + delta for d in dates for delta in (-second, timedelta(0), second)})
     cases = [
-        (condition, ("en", {"$in": ["en", "fr"]})[n % 2], tag)
+        (condition, ("en", {"$in": ["en", "fr"]})[n // len(BOUNDS) % 2], tag)
         for n, condition in enumerate({op: b} for b in bounds for op in BOUNDS)
         for tag in (None, ("node.tag_slugs", "news"))
     ]
     visibility = Visibility(now=datetime.now(UTC))
-    for condition, locale, tag in sample(cases, tier, step=40):
+    # on FerretDB every 81st case (30): an odd step takes every combination of the 4 bounds, the
+    # 2 translations and the tag or none (every 40th took one: `$gte`, English, no tag)
+    for condition, locale, tag in sample(cases, tier, step=81):
         query = {**plain_query("Article", locale, tag, []), "published_at": condition}
         for order, descending in DATED:
             page = Page(2, 5)
@@ -1888,7 +1895,7 @@ def test_the_parents_of_many_children_are_listed_and_only_they_are_plain(small_c
     assert scope(two, TAG_IDS, parents=parents) is None
 
 
-def test_a_listed_parents_pages_and_archives_read_no_index(small_chunks, monkeypatch):
+def test_a_listed_parents_pages_and_archives_read_no_index(small_chunks, monkeypatch, tier):
     """Pages, cursor pages, totals and archives of a listed parent's children (with a tag, two
     tags) come from its calendars and listings, and so do /api/nodes_sources requests carrying
     the demo's hide_blocks clause (anonymous) or a tag across types; a parent that is not listed
@@ -1948,17 +1955,22 @@ def test_a_listed_parents_pages_and_archives_read_no_index(small_chunks, monkeyp
         "&not[node.nodesTags.tag.tagName][]=featured&order[node.position]=asc",
         "/api/articles/archives?node.parent=17&tagGroup[]=news,featured",
     ]
-    answers = [client.get(url) for url in urls]
+    # on FerretDB every 3rd url (the reads a request takes are the store's choice on any engine;
+    # all of them took 330 s there in stop 68's CI)
+    checked = sample(urls, tier, step=3)
+    answers = [client.get(url) for url in checked]
     on_index = index_reads(generation, monkeypatch)
-    for url, answer in zip(urls, answers, strict=True):
+    for url, answer in zip(checked, answers, strict=True):
         assert client.get(url).json == answer.json, url
         assert answer.status_code == 200, url
     assert on_index == []
+    assert client.get("/api/nodes_sources?node.parent=1").status_code == 200
+    assert len(on_index) == 1  # the home's 5 children: along parent_id
+    if tier != "mongomock":
+        return
     assert answers[0].json["hydra:totalItems"] > 3
     assert answers[-11].json["hydra:totalItems"] > answers[-9].json["hydra:totalItems"] > 1
     assert answers[-4].json["hydra:totalItems"] > 1 and answers[-3].json["hydra:member"]
-    assert client.get("/api/nodes_sources?node.parent=1").status_code == 200
-    assert len(on_index) == 1  # the home's 5 children: along parent_id
 
 
 def answered_plain_as_the_index(client, generation, monkeypatch, urls: list[str]) -> list:
@@ -2521,7 +2533,9 @@ NO_INDEX_URLS = [
 
 @pytest.mark.parametrize("headers", [{}, PASSWORD, EDITOR])
 @pytest.mark.ferretdb_rows(2)  # the editor's (preview): the callers change what a read keeps
-def test_the_no_index_filter_is_plain_and_answers_as_the_index(small_chunks, monkeypatch, headers):
+def test_the_no_index_filter_is_plain_and_answers_as_the_index(
+    small_chunks, monkeypatch, headers, tier
+):
     """`noIndex` (layout 10: calendar groups and listing entries carry the sources' noIndex) is
     answered from calendars and listings with no read along an index, as the index answers; a
     page, a cursor walk and an archive each, and true and false part the unfiltered total."""
@@ -2532,16 +2546,19 @@ def test_the_no_index_filter_is_plain_and_answers_as_the_index(small_chunks, mon
     def walk(url: str) -> list[Any]:
         return walked(client, url + mark, headers)
 
+    # on FerretDB every 2nd url from the 2nd: a page, a cursor walk and an archive (all of them
+    # took 206 s there in stop 68's CI)
+    urls = sample(NO_INDEX_URLS, tier, step=2, start=1)
     with monkeypatch.context() as patch:
         on_index = index_reads(generation, patch)
-        served = [walk(url) for url in NO_INDEX_URLS]
+        served = [walk(url) for url in urls]
         totals = {flag: walk(f"/api/articles?noIndex={flag}")[0]["hydra:totalItems"]
                   for flag in ("true", "false")}  # fmt: skip
         assert on_index == []
     assert totals["true"] > 1 and totals["false"] > 1
     assert sum(totals.values()) == walk("/api/articles?")[0]["hydra:totalItems"]
     on_the_index(monkeypatch)
-    for url, answer in zip(NO_INDEX_URLS, served, strict=True):
+    for url, answer in zip(urls, served, strict=True):
         assert walk(url) == answer, url
 
 
