@@ -1721,7 +1721,7 @@ def test_a_cursor_walk_of_a_span_is_the_index_walk(small_chunks, tier):
         for n, condition in enumerate(spans(dates)[::3])
     ]
     walked = 0
-    # on FerretDB every 71st case (4, 276 s): a step prime to the rotations' 12 takes both
+    # on FerretDB every 71st case (4, 101 s alone): a step prime to the rotations' 12 takes both
     # translations, denied realms or not and pages of 3 (every 24th took one combination of the
     # 8: English, no realm denied, pages of 1; every 35th took 7 of them in 552 s)
     for n, (condition, locale, denied, size) in enumerate(sample(cases, tier, step=71)):
