@@ -57,9 +57,9 @@ test-ferretdb: $(STAMP) ## The same suite against FerretDB (started by the tests
 ferretdb: ## Install FerretDB 1.24.2 into the Go bin directory (go env GOPATH)/bin
 	bash scripts/install-ferretdb.sh
 
-seed: $(STAMP) ## Load FIXTURE (default seed/demo.json) into MONGODB_URI
+seed: $(STAMP) ## Load FIXTURE (default seed/demo.json) into MONGODB_URI (FORCE=1: rewrite it when live)
 	@test -n "$$MONGODB_URI" || { echo "MONGODB_URI is not set: make seed loads a MongoDB server"; exit 2; }
-	$(VENV)/bin/flask --app app:create_app seed $(FIXTURE)
+	$(VENV)/bin/flask --app app:create_app seed $(if $(FORCE),--force) $(FIXTURE)
 
 status: $(STAMP) ## What MONGODB_URI serves: live and previous generation, fixture, counts (JSON=1: as JSON)
 	@test -n "$$MONGODB_URI" || { echo "MONGODB_URI is not set: make status reads a MongoDB server"; exit 2; }
